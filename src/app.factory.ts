@@ -1,0 +1,36 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from '@/app.module';
+import { AppConfig } from '@/common/config/app-config';
+import { setupSwagger } from '@/common/swagger';
+
+/** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  options: { bufferLogs?: boolean } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register({ config, databaseUrl }),
+    { bodyParser: false, bufferLogs: options.bufferLogs ?? true },
+  );
+  app.useLogger(app.get(Logger));
+  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.use(
+    helmet({
+      // Swagger UI needs inline scripts and styles on /docs.
+      contentSecurityPolicy: {
+        directives: {
+          'script-src': ["'self'", "'unsafe-inline'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:'],
+        },
+      },
+    }),
+  );
+  app.set('trust proxy', 'loopback');
+  setupSwagger(app);
+  return app;
+}

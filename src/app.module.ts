@@ -1,0 +1,86 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import { JwtAuthGuard } from '@/common/auth/jwt-auth.guard';
+import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
+import { JwtStrategy } from '@/common/auth/jwt.strategy';
+import { ScopesGuard } from '@/common/auth/scopes.guard';
+import { AppConfig } from '@/common/config/app-config';
+import { ProblemFilter } from '@/common/errors/problem.filter';
+import { createValidationPipe } from '@/common/errors/validation';
+import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
+import { TenantGuard } from '@/common/tenancy/tenant.guard';
+import { dataSourceOptions } from '@/database/data-source-options';
+import { CommonModule } from '@/common/common.module';
+import { HealthModule } from '@/health/health.module';
+import { NumberingModule } from '@/numbering/numbering.module';
+import { ReceiptsModule } from '@/receipts/receipts.module';
+import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
+import { TenantsModule } from '@/tenants/tenants.module';
+import { BookingsModule } from '@/bookings/bookings.module';
+import { DemandsModule } from '@/demands/demands.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  /** Connection URL of the application role (under row-level security). */
+  databaseUrl: string;
+}
+
+@Module({})
+export class AppModule {
+  static register({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CommonModule.register(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
+            redact: ['req.headers.authorization'],
+            autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
+          },
+        }),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        ClsModule.forRoot({
+          global: true,
+          middleware: { mount: true },
+          plugins: [
+            new ClsPluginTransactional({
+              imports: [TypeOrmModule],
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+            }),
+          ],
+        }),
+        ThrottlerModule.forRoot([{ ttl: 60_000, limit: config.rateLimitPerMinute }]),
+        PassportModule,
+        HealthModule,
+        TenantsModule,
+        NumberingModule,
+        TenantConfigModule,
+        BookingsModule,
+        DemandsModule,
+        ReceiptsModule,
+      ],
+      providers: [
+        JwtKeyMaterial,
+        JwtStrategy,
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        // Order matters: rate limit, authenticate, resolve the tenant, then check scopes.
+        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: TenantGuard },
+        { provide: APP_GUARD, useClass: ScopesGuard },
+        { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { passportJwtSecret } from 'jwks-rsa';
+import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
+import { AppConfig } from '@/common/config/app-config';
+import { JwtKeyMaterial } from './jwt-key-material';
+import { Principal, principalFromClaims } from './principal';
+
+/**
+ * Verifies bearer tokens: HS256 with a shared secret locally, RS256/ES256 through JWKS in
+ * production. Algorithms are pinned per mode; issuer and audience are checked when configured.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    private readonly config: AppConfig,
+    keys: JwtKeyMaterial,
+  ) {
+    const common = {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      ignoreExpiration: false,
+      issuer: config.jwt.issuer,
+      audience: config.jwt.audience,
+      jsonWebTokenOptions: { clockTolerance: 30 },
+    };
+    const options: StrategyOptionsWithoutRequest = config.jwt.jwksUri
+      ? {
+          ...common,
+          algorithms: ['RS256', 'ES256'],
+          secretOrKeyProvider: passportJwtSecret({
+            jwksUri: config.jwt.jwksUri,
+            cache: true,
+            rateLimit: true,
+            jwksRequestsPerMinute: 10,
+          }),
+        }
+      : { ...common, algorithms: ['HS256'], secretOrKey: keys.hmacSecret() };
+    super(options);
+  }
+
+  validate(claims: Record<string, unknown>): Principal {
+    return principalFromClaims(claims, this.config.jwt.tenantClaim);
+  }
+}

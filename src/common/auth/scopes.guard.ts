@@ -1,0 +1,31 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { AppError } from '@/common/errors/app-error';
+import { REQUIRED_SCOPES, Scope } from './auth.decorators';
+import { Principal } from './principal';
+
+/** Runs after the tenant guard: a wrong tenant is reported before a missing scope. */
+@Injectable()
+export class ScopesGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!required || required.length === 0) return true;
+    const principal = context.switchToHttp().getRequest<Request>().user as Principal | undefined;
+    const missing = required.filter((s) => !principal?.scopes.has(s));
+    if (missing.length > 0) {
+      throw new AppError(
+        403,
+        'INSUFFICIENT_SCOPE',
+        'Forbidden',
+        `The token lacks the scope(s): ${missing.join(', ')}.`,
+      );
+    }
+    return true;
+  }
+}

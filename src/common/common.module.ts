@@ -1,0 +1,15 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+
+/** Global providers every feature may inject: the validated configuration. */
+@Global()
+@Module({})
+export class CommonModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: CommonModule,
+      providers: [{ provide: AppConfig, useValue: config }],
+      exports: [AppConfig],
+    };
+  }
+}

@@ -1,0 +1,193 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import { resolve } from 'node:path';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** The environment as the service reads it; every variable is listed in `.env.example`. */
+class EnvironmentVariables {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsString()
+  DATA_DIR = './.data';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_MIGRATION_URL must be a postgres:// URL' })
+  DATABASE_MIGRATION_URL?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DB_POOL_SIZE = 10;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  JWT_JWKS_URI?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  JWT_ISSUER?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  JWT_AUDIENCE?: string;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9_:./-]+$/)
+  JWT_TENANT_CLAIM = 'tenant';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsString()
+  @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
+  BODY_LIMIT = '1mb';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE = 1200;
+
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  SEED_DEMO_DATA?: boolean;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  DEMO_RECEIPTS_PER_TENANT = 3000;
+}
+
+export type NodeEnv = 'development' | 'test' | 'production';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Typed, validated configuration. Injected by class token. */
+export class AppConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+  readonly databaseMigrationUrl?: string;
+  readonly dbPoolSize: number;
+  readonly jwt: {
+    secret?: string;
+    jwksUri?: string;
+    issuer?: string;
+    audience?: string;
+    tenantClaim: string;
+  };
+  readonly logLevel: LogLevel;
+  readonly bodyLimit: string;
+  readonly rateLimitPerMinute: number;
+  readonly seedDemoData: boolean;
+  readonly demoReceiptsPerTenant: number;
+
+  constructor(values: AppConfigValues) {
+    Object.assign(this, values);
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+}
+
+export type AppConfigValues = Omit<AppConfig, 'isProduction'>;
+
+export class ConfigError extends Error {}
+
+/** Validates the environment once at boot; throws naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = plainToInstance(EnvironmentVariables, { ...env }, { exposeDefaultValues: true });
+  const errors = validateSync(raw, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) =>
+        `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (raw.JWT_SECRET && raw.JWT_JWKS_URI) {
+    throw new ConfigError('Invalid configuration: set JWT_SECRET or JWT_JWKS_URI, not both');
+  }
+  const isProduction = raw.NODE_ENV === 'production';
+  if (isProduction && !raw.JWT_SECRET && !raw.JWT_JWKS_URI) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_JWKS_URI (or JWT_SECRET) is required when NODE_ENV=production; a generated development secret is refused',
+    );
+  }
+  if (isProduction && !raw.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)',
+    );
+  }
+  return new AppConfig({
+    nodeEnv: raw.NODE_ENV as NodeEnv,
+    port: raw.PORT,
+    host: raw.HOST,
+    dataDir: resolve(raw.DATA_DIR),
+    databaseUrl: raw.DATABASE_URL,
+    databaseMigrationUrl: raw.DATABASE_MIGRATION_URL,
+    dbPoolSize: raw.DB_POOL_SIZE,
+    jwt: {
+      secret: raw.JWT_SECRET,
+      jwksUri: raw.JWT_JWKS_URI,
+      issuer: raw.JWT_ISSUER,
+      audience: raw.JWT_AUDIENCE,
+      tenantClaim: raw.JWT_TENANT_CLAIM,
+    },
+    logLevel: raw.LOG_LEVEL as LogLevel,
+    bodyLimit: raw.BODY_LIMIT,
+    rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+    seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
+    demoReceiptsPerTenant: raw.DEMO_RECEIPTS_PER_TENANT,
+  });
+}

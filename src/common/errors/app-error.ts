@@ -1,0 +1,47 @@
+/** One field-level problem, reported in the `errors` array of a problem+json body. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A failure the client can act on. The global problem filter turns it into an RFC 9457
+ * application/problem+json body; `code` is stable and documented, `detail` is for humans.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+
+  static badRequest(code: string, detail: string, errors?: FieldError[]): AppError {
+    return new AppError(400, code, 'Bad Request', detail, errors);
+  }
+
+  static validation(errors: FieldError[], detail = 'The request is not valid.'): AppError {
+    return new AppError(400, 'VALIDATION_FAILED', 'Bad Request', detail, errors);
+  }
+
+  static notFound(code: string, detail: string): AppError {
+    return new AppError(404, code, 'Not Found', detail);
+  }
+
+  static conflict(code: string, detail: string): AppError {
+    return new AppError(409, code, 'Conflict', detail);
+  }
+
+  static unprocessable(code: string, detail: string, errors?: FieldError[]): AppError {
+    return new AppError(422, code, 'Unprocessable Content', detail, errors);
+  }
+
+  static preconditionFailed(code: string, detail: string): AppError {
+    return new AppError(412, code, 'Precondition Failed', detail);
+  }
+}

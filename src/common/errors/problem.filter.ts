@@ -1,0 +1,149 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { AppError, FieldError } from './app-error';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: string;
+  traceId: string;
+  errors?: FieldError[];
+}
+
+const TYPE_BASE = 'https://errors.finance-service.dev/';
+
+/** Stable codes for errors raised by the framework rather than by our own code. */
+const FRAMEWORK_CODES: Record<number, { code: string; title: string }> = {
+  400: { code: 'BAD_REQUEST', title: 'Bad Request' },
+  401: { code: 'UNAUTHENTICATED', title: 'Unauthorized' },
+  403: { code: 'FORBIDDEN', title: 'Forbidden' },
+  404: { code: 'NOT_FOUND', title: 'Not Found' },
+  405: { code: 'METHOD_NOT_ALLOWED', title: 'Method Not Allowed' },
+  406: { code: 'NOT_ACCEPTABLE', title: 'Not Acceptable' },
+  409: { code: 'CONFLICT', title: 'Conflict' },
+  412: { code: 'PRECONDITION_FAILED', title: 'Precondition Failed' },
+  413: { code: 'PAYLOAD_TOO_LARGE', title: 'Content Too Large' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type' },
+  422: { code: 'UNPROCESSABLE', title: 'Unprocessable Content' },
+  429: { code: 'RATE_LIMITED', title: 'Too Many Requests' },
+  500: { code: 'INTERNAL_ERROR', title: 'Internal Server Error' },
+  503: { code: 'SERVICE_UNAVAILABLE', title: 'Service Unavailable' },
+};
+
+/** Errors body-parser raises before any of our code runs (they carry `type` and `status`). */
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/**
+ * The one place errors become responses: RFC 9457 problem+json with a stable `code` and a
+ * `traceId` that also appears in the log line. Never a stack trace in the body.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Problem');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const traceId = (req as Request & { id?: unknown }).id ?? randomUUID();
+    const problem = this.toProblem(exception, req, String(traceId));
+
+    if (problem.status >= 500) {
+      this.logger.error({ err: exception, traceId }, 'unhandled error');
+    }
+    if (res.headersSent) return;
+    if (exception instanceof AppError && exception.headers) {
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    }
+    if (problem.status === 401) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="finance-service", error="invalid_token"');
+    }
+    if (problem.status === 429 && !res.getHeader('Retry-After')) {
+      res.setHeader('Retry-After', '60');
+    }
+    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+  }
+
+  private toProblem(exception: unknown, req: Request, traceId: string): ProblemBody {
+    const base = { instance: req.originalUrl ?? req.url, traceId };
+    if (exception instanceof AppError) {
+      return {
+        type: TYPE_BASE + exception.code.toLowerCase().replace(/_/g, '-'),
+        title: exception.title,
+        status: exception.status,
+        detail: exception.detail,
+        code: exception.code,
+        ...base,
+        ...(exception.errors ? { errors: exception.errors } : {}),
+      };
+    }
+    const parserError = exception as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      return this.simple(400, 'MALFORMED_JSON', 'The request body is not valid JSON.', base);
+    }
+    if (parserError?.type === 'entity.too.large') {
+      return this.simple(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than allowed.', base);
+    }
+    if (exception instanceof ThrottlerException) {
+      return this.simple(429, 'RATE_LIMITED', 'Too many requests; retry later.', base);
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'object' && response !== null && 'message' in response
+          ? (response as { message: unknown }).message
+          : exception.message;
+      const detail = Array.isArray(message) ? message.join('; ') : String(message);
+      const known = FRAMEWORK_CODES[status];
+      if (status === HttpStatus.NOT_FOUND) {
+        return this.simple(404, 'ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.`, base);
+      }
+      if (status === HttpStatus.UNAUTHORIZED) {
+        return this.simple(401, 'UNAUTHENTICATED', 'A valid bearer token is required.', base);
+      }
+      return this.simple(status, known?.code ?? `HTTP_${status}`, detail, base);
+    }
+    if (
+      typeof parserError?.status === 'number' &&
+      parserError.status >= 400 &&
+      parserError.status < 500 &&
+      parserError.expose
+    ) {
+      return this.simple(parserError.status, FRAMEWORK_CODES[parserError.status]?.code ?? `HTTP_${parserError.status}`, String((exception as Error).message), base);
+    }
+    return this.simple(500, 'INTERNAL_ERROR', 'An unexpected error occurred.', base);
+  }
+
+  private simple(
+    status: number,
+    code: string,
+    detail: string,
+    base: { instance: string; traceId: string },
+  ): ProblemBody {
+    return {
+      type: TYPE_BASE + code.toLowerCase().replace(/_/g, '-'),
+      title: FRAMEWORK_CODES[status]?.title ?? 'Error',
+      status,
+      detail,
+      code,
+      ...base,
+    };
+  }
+}

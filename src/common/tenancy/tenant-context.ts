@@ -1,0 +1,27 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+/** Who is asking, for which tenant: handed by controllers to services. */
+export interface TenantContext {
+  tenantId: string;
+  tenantKey: string;
+  currency: string;
+  locale: string;
+  timezone: string;
+  fyStartMonth: number;
+  /** `preferred_username`, else `sub`, of the token. */
+  actor: string;
+}
+
+declare module 'express' {
+  interface Request {
+    tenant?: TenantContext;
+  }
+}
+
+/** The request's resolved tenant (set by TenantGuard). */
+export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => {
+  const tenant = ctx.switchToHttp().getRequest<Request>().tenant;
+  if (!tenant) throw new Error('Tenant context missing: route is not behind TenantGuard');
+  return tenant;
+});

@@ -1,0 +1,91 @@
+import { Client } from 'pg';
+import { AppConfig } from '@/common/config/app-config';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { loadOrCreateLocalSecrets } from './local-secrets';
+import { runMigrations } from './migrate';
+
+export const APP_ROLE = 'finance_app';
+
+export interface PreparedDatabase {
+  /** URL the application connects with: a role under row-level security. */
+  appUrl: string;
+  ownerUrl?: string;
+  embedded: boolean;
+  migrationsRun: string[];
+  stop(): Promise<void>;
+}
+
+function withCredentials(url: string, user: string, password: string): string {
+  const u = new URL(url);
+  u.username = user;
+  u.password = password;
+  return u.toString();
+}
+
+/**
+ * Brings the database to a usable state before Nest starts: the embedded server when no
+ * DATABASE_URL is set, pending migrations as the owner, and a login for the application role.
+ */
+export async function prepareDatabase(
+  config: AppConfig,
+  log: (line: string) => void = () => undefined,
+): Promise<PreparedDatabase> {
+  if (config.databaseUrl) {
+    const migrationsRun = config.databaseMigrationUrl
+      ? await runMigrations(config.databaseMigrationUrl)
+      : [];
+    await assertUnprivileged(config.databaseUrl);
+    return {
+      appUrl: config.databaseUrl,
+      ownerUrl: config.databaseMigrationUrl,
+      embedded: false,
+      migrationsRun,
+      stop: async () => undefined,
+    };
+  }
+
+  const secrets = loadOrCreateLocalSecrets(config.dataDir);
+  const server = await startEmbeddedPostgres(config.dataDir, secrets.postgresPassword, log);
+  try {
+    const migrationsRun = await runMigrations(server.ownerUrl);
+    const owner = new Client({ connectionString: server.ownerUrl });
+    await owner.connect();
+    try {
+      // Hex-only generated password: safe to inline (ALTER ROLE takes no bind parameters).
+      await owner.query(
+        `ALTER ROLE ${APP_ROLE} WITH LOGIN PASSWORD '${secrets.appRolePassword}' NOSUPERUSER NOBYPASSRLS`,
+      );
+    } finally {
+      await owner.end();
+    }
+    const appUrl = withCredentials(server.ownerUrl, APP_ROLE, secrets.appRolePassword);
+    await assertUnprivileged(appUrl);
+    return { appUrl, ownerUrl: server.ownerUrl, embedded: true, migrationsRun, stop: server.stop };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** Refuses to run as a role that row-level security would not apply to. */
+export async function assertUnprivileged(appUrl: string): Promise<void> {
+  const client = new Client({ connectionString: appUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean; owns: boolean }>(
+      `SELECT r.rolname, r.rolsuper, r.rolbypassrls,
+              EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid AND c.relkind = 'r'
+                      AND c.relnamespace = 'public'::regnamespace) AS owns
+         FROM pg_roles r WHERE r.rolname = current_user`,
+    );
+    const role = rows[0];
+    if (role.rolsuper || role.rolbypassrls || role.owns) {
+      throw new Error(
+        `DATABASE_URL connects as "${role.rolname}", which is a superuser, has BYPASSRLS or owns tables; ` +
+          `row-level security would not apply. Connect as a member of the ${APP_ROLE} role instead.`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,22 @@
+import { Booking } from '@/bookings/booking.entity';
+import { IdempotencyKey } from '@/common/idempotency/idempotency-key.entity';
+import { DemandSplit } from '@/demands/demand-split.entity';
+import { Demand } from '@/demands/demand.entity';
+import { IssuedNumber, NumberCounter } from '@/numbering/number-counter.entity';
+import { Receipt } from '@/receipts/receipt.entity';
+import { TenantConfigurationHistory } from '@/tenant-config/tenant-configuration-history.entity';
+import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
+import { Tenant } from '@/tenants/tenant.entity';
+
+export const ENTITIES = [
+  Tenant,
+  TenantConfiguration,
+  TenantConfigurationHistory,
+  NumberCounter,
+  IssuedNumber,
+  Booking,
+  Demand,
+  DemandSplit,
+  Receipt,
+  IdempotencyKey,
+];

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import {
+  documentNumbering,
+  DocumentNumbering,
+  NumberingSettings,
+} from '@/tenant-config/numbering-fields';
+import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
+import {
+  counterKey,
+  DEFAULT_NUMBERING,
+  DocumentType,
+  LocalDate,
+  localDateInZone,
+  ParsedPattern,
+  parsePattern,
+  renderNumber,
+  RenderContext,
+} from './number-pattern';
+
+/** How many already-taken numbers the allocator steps over before giving up. */
+const MAX_COLLISIONS = 1000;
+
+export interface NumberRequest {
+  /** The document's own date (tenant calendar). Defaults to today in the tenant's zone. */
+  date?: LocalDate;
+  /** The parent document's number, for {PARENT}. */
+  parent?: string;
+}
+
+export interface ResolvedScheme {
+  numbering: DocumentNumbering;
+  separator: string;
+  parsed: ParsedPattern;
+}
+
+/**
+ * Issues document numbers inside the caller's transaction (the request's tenant transaction):
+ * a rolled-back document consumes no number, so receipt numbers are gap-free. The counter row
+ * is locked by the upsert until commit, so concurrent allocations queue rather than collide.
+ */
+@Injectable()
+export class NumberingService {
+  private readonly patternCache = new Map<string, ParsedPattern>();
+
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  async allocate(tenant: TenantContext, type: DocumentType, request: NumberRequest = {}): Promise<string> {
+    const scheme = await this.scheme(tenant.tenantId, type);
+    const ctx = this.renderContext(tenant, scheme, request);
+    const key = counterKey(scheme.parsed, ctx);
+    const em = this.txHost.tx;
+    for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++) {
+      // next_value is the next number to issue; Starting only ever moves a counter forward.
+      const rows = (await em.query(
+        `INSERT INTO number_counters (tenant_id, document_type, counter_key, next_value)
+         VALUES ($1, $2, $3, $4::bigint + 1)
+         ON CONFLICT (tenant_id, document_type, counter_key) DO UPDATE
+           SET next_value = GREATEST(number_counters.next_value, $4::bigint) + 1, updated_at = now()
+         RETURNING (next_value - 1)::text AS value`,
+        [tenant.tenantId, type, key, String(scheme.numbering.starting)],
+      )) as { value: string }[];
+      const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
+      const issued = (await em.query(
+        `INSERT INTO issued_numbers (tenant_id, document_type, number) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING RETURNING number`,
+        [tenant.tenantId, type, number],
+      )) as unknown[];
+      // Taken already (by an older pattern that renders the same text): step over it.
+      if (issued.length === 1) return number;
+    }
+    throw AppError.conflict(
+      'NUMBERING_EXHAUSTED',
+      `Could not find a free ${type} number after ${MAX_COLLISIONS} attempts; review the ${type} pattern.`,
+    );
+  }
+
+  /** The number the next document would get, without consuming it. */
+  async peek(
+    tenant: TenantContext,
+    type: DocumentType,
+    settings: NumberingSettings | null,
+    request: NumberRequest = {},
+  ): Promise<string> {
+    const scheme = this.schemeFrom(settings, type);
+    const ctx = this.renderContext(tenant, scheme, request);
+    const rows = (await this.txHost.tx.query(
+      `SELECT next_value::text AS value FROM number_counters
+        WHERE tenant_id = $1 AND document_type = $2 AND counter_key = $3`,
+      [tenant.tenantId, type, counterKey(scheme.parsed, ctx)],
+    )) as { value: string }[];
+    const starting = BigInt(scheme.numbering.starting);
+    const current = rows.length > 0 ? BigInt(rows[0].value) : starting;
+    return renderNumber(scheme.parsed, ctx, current > starting ? current : starting);
+  }
+
+  renderContext(tenant: TenantContext, scheme: ResolvedScheme, request: NumberRequest): RenderContext {
+    return {
+      prefix: scheme.numbering.prefix,
+      separator: scheme.separator,
+      date: request.date ?? localDateInZone(new Date(), tenant.timezone),
+      fyStartMonth: tenant.fyStartMonth,
+      parent: request.parent,
+    };
+  }
+
+  async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
+    const config = await this.txHost.tx
+      .getRepository(TenantConfiguration)
+      .findOneBy({ tenantId });
+    return this.schemeFrom(config, type);
+  }
+
+  /** Inactive or missing configuration falls back to the built-in default scheme. */
+  schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {
+    const useDefault = !settings || !settings.active;
+    const numbering = useDefault ? DEFAULT_NUMBERING.documents[type] : documentNumbering(settings, type);
+    const separator = useDefault ? DEFAULT_NUMBERING.separator : settings.separator;
+    return { numbering: { ...numbering }, separator, parsed: this.parse(numbering.pattern, type) };
+  }
+
+  private parse(pattern: string, type: DocumentType): ParsedPattern {
+    const cacheKey = `${type}\u0000${pattern}`;
+    let parsed = this.patternCache.get(cacheKey);
+    if (!parsed) {
+      parsed = parsePattern(pattern, type);
+      this.patternCache.set(cacheKey, parsed);
+    }
+    return parsed;
+  }
+}

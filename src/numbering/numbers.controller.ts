@@ -1,0 +1,63 @@
+import { Body, Controller, HttpCode, Param, ParseEnumPipe, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { RequireScopes } from '@/common/auth/auth.decorators';
+import { AppError } from '@/common/errors/app-error';
+import { ApiProblems } from '@/common/errors/api-problems';
+import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { DOCUMENT_TYPES, DocumentType, parseLocalDate } from './number-pattern';
+import { NumberingService } from './numbering.service';
+
+export class IssueNumberRequest {
+  @ApiPropertyOptional({
+    description: "The document's date (YYYY-MM-DD); defaults to today in the tenant's time zone.",
+    example: '2026-11-22',
+  })
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
+  date?: string;
+}
+
+export class IssuedNumberView {
+  @ApiProperty({ enum: DOCUMENT_TYPES, example: 'snag' })
+  documentType: DocumentType;
+  @ApiProperty({ example: 'SNG/26-27/00007' })
+  number: string;
+}
+
+@ApiTags('numbers')
+@Controller('numbers')
+export class NumbersController {
+  constructor(private readonly numbering: NumberingService) {}
+
+  @Post(':documentType')
+  @HttpCode(201)
+  @RequireScopes('receipts:write')
+  @ApiOperation({
+    summary: 'Issue one number for a document kept elsewhere (for example a snag).',
+    description:
+      'Consumes the next number of the tenant\'s configured series. Numbers of bookings, demands, splits and receipts are issued automatically when those are created; issuing them here reserves a number that no document of this service will carry.',
+  })
+  @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
+  @ApiResponse({ status: 201, type: IssuedNumberView })
+  @ApiProblems(400, 401, 403)
+  async issue(
+    @Tenant() tenant: TenantContext,
+    @Param('documentType', new ParseEnumPipe(DOCUMENT_TYPES, {
+      exceptionFactory: () => AppError.badRequest('UNKNOWN_DOCUMENT_TYPE', `documentType must be one of: ${DOCUMENT_TYPES.join(', ')}.`),
+    }))
+    documentType: DocumentType,
+    @Body() body: IssueNumberRequest,
+  ): Promise<IssuedNumberView> {
+    const date = body.date ? parseDate(body.date) : undefined;
+    return { documentType, number: await this.numbering.allocate(tenant, documentType, { date }) };
+  }
+}
+
+function parseDate(value: string) {
+  try {
+    return parseLocalDate(value);
+  } catch {
+    throw AppError.validation([{ field: 'date', message: 'date is not a real calendar date' }]);
+  }
+}

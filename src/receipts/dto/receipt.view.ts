@@ -1,0 +1,127 @@
+import { ApiProperty } from '@nestjs/swagger';
+import Decimal from 'decimal.js';
+import { PAYMENT_MODES, PAYER_TYPES, RECEIPT_STATUSES } from '@/common/domain/enums';
+import { toMoney } from '@/common/money/money';
+import { MoneyView } from '@/common/money/money.view';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { DemandMetaView, DemandSplitMetaView } from '@/demands/dto/demand-views';
+
+export class ReceiptView {
+  @ApiProperty({ format: 'uuid', example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b' }) id: string;
+  @ApiProperty({ format: 'uuid', example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' }) demandSplit: string;
+  @ApiProperty({ format: 'uuid', example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }) demand: string;
+  @ApiProperty({ format: 'uuid', example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' }) booking: string;
+  @ApiProperty({ enum: PAYER_TYPES, example: 'BUYER' }) payerType: string;
+  @ApiProperty({ example: 'RCT/26-27/00042' }) receiptNumber: string;
+  @ApiProperty({ type: MoneyView }) amount: MoneyView;
+  @ApiProperty({ enum: PAYMENT_MODES, example: 'CASH' }) paymentMode: string;
+  @ApiProperty({ example: 'UTR20261122001234', description: 'May be an empty string.' }) transactionRef: string;
+  @ApiProperty({ format: 'date', example: '2026-11-22' }) receivedDate: string;
+  @ApiProperty({ enum: RECEIPT_STATUSES, example: 'ACTIVE' }) status: string;
+  @ApiProperty({ type: DemandSplitMetaView }) demandSplitMeta: DemandSplitMetaView;
+  @ApiProperty({ type: DemandMetaView }) demandMeta: DemandMetaView;
+}
+
+export class ReceiptPage {
+  @ApiProperty({ type: [ReceiptView] }) content: ReceiptView[];
+  @ApiProperty({ example: false }) empty: boolean;
+  @ApiProperty({ example: true }) first: boolean;
+  @ApiProperty({ example: false }) last: boolean;
+  @ApiProperty({ example: 1, description: '1-based position of the first element; 0 when empty.' }) from: number;
+  @ApiProperty({ example: 20, description: 'Position of the last element; 0 when empty.' }) to: number;
+  @ApiProperty({ example: 0 }) pageNumber: number;
+  @ApiProperty({ example: 20 }) pageSize: number;
+  @ApiProperty({ example: 4213 }) totalElements: number;
+  @ApiProperty({ example: 211 }) totalPages: number;
+}
+
+/** One receipt with its split and demand, as the joined query returns it. */
+export interface ReceiptRow {
+  id: string;
+  demand_split_id: string;
+  demand_id: string;
+  booking_id: string;
+  payer_type: string;
+  receipt_number: string;
+  amount: string;
+  payment_mode: string;
+  transaction_ref: string;
+  received_date: string;
+  status: string;
+  s_payer_type: string;
+  s_payer_id: string;
+  s_number: string;
+  s_amount: string;
+  s_paid_amount: string;
+  s_status: string;
+  d_booking_id: string;
+  d_unit_id: string;
+  d_milestone_id: string | null;
+  d_demand_type: string;
+  d_number: string;
+  d_total_amount: string;
+  d_received_amount: string;
+  d_due_date: string;
+  d_remarks: string;
+  d_status: string;
+  d_buyer_name: string;
+}
+
+/** Selects ReceiptRow columns; the caller adds the WHERE (always with r.tenant_id). */
+export const RECEIPT_ROW_SELECT = `
+  SELECT r.id, r.demand_split_id, r.demand_id, r.booking_id, r.payer_type, r.receipt_number,
+         r.amount::text AS amount, r.payment_mode, r.transaction_ref,
+         r.received_date::text AS received_date, r.status,
+         s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
+         s.amount::text AS s_amount, s.paid_amount::text AS s_paid_amount, s.status AS s_status,
+         d.booking_id AS d_booking_id, d.unit_id AS d_unit_id, d.milestone_id AS d_milestone_id,
+         d.demand_type AS d_demand_type, d.demand_number AS d_number,
+         d.total_amount::text AS d_total_amount, d.received_amount::text AS d_received_amount,
+         d.due_date::text AS d_due_date, d.remarks AS d_remarks, d.status AS d_status,
+         d.buyer_name AS d_buyer_name
+    FROM receipts r
+    JOIN demand_splits s ON s.tenant_id = r.tenant_id AND s.id = r.demand_split_id
+    JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id`;
+
+export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptView {
+  const money = (v: string | Decimal) => toMoney(v, tenant.currency, tenant.locale);
+  return {
+    id: row.id,
+    demandSplit: row.demand_split_id,
+    demand: row.demand_id,
+    booking: row.booking_id,
+    payerType: row.payer_type,
+    receiptNumber: row.receipt_number,
+    amount: money(row.amount),
+    paymentMode: row.payment_mode,
+    transactionRef: row.transaction_ref,
+    receivedDate: row.received_date,
+    status: row.status,
+    demandSplitMeta: {
+      id: row.demand_split_id,
+      demand: row.demand_id,
+      payerType: row.s_payer_type,
+      payerId: row.s_payer_id,
+      demandSplitNumber: row.s_number,
+      amount: money(row.s_amount),
+      paidAmount: money(row.s_paid_amount),
+      pendingAmount: money(new Decimal(row.s_amount).minus(row.s_paid_amount)),
+      status: row.s_status,
+    },
+    demandMeta: {
+      id: row.demand_id,
+      booking: row.d_booking_id,
+      unit: row.d_unit_id,
+      milestone: row.d_milestone_id,
+      demandType: row.d_demand_type,
+      demandNumber: row.d_number,
+      totalAmount: money(row.d_total_amount),
+      dueDate: row.d_due_date,
+      remarks: row.d_remarks,
+      status: row.d_status,
+      receivedAmount: money(row.d_received_amount),
+      pendingAmount: money(new Decimal(row.d_total_amount).minus(row.d_received_amount)),
+      buyerName: row.d_buyer_name,
+    },
+  };
+}

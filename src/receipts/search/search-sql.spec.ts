@@ -1,0 +1,361 @@
+import fc from 'fast-check';
+
+import { parseSearchRequest, RawSearchQuery } from './search-request';
+import { CompiledSearch, compileSearch, escapeLike } from './search-sql';
+
+const TENANT = '0b6f4a39-6a43-4c43-9a34-1f6c0d1e2f30';
+const UUID = '123e4567-e89b-12d3-a456-426614174000';
+
+type Filter = { field: string; type: string; query?: string };
+
+function compile(filters: Filter[] = [], query: RawSearchQuery = {}): CompiledSearch {
+  return compileSearch(parseSearchRequest(query, filters), TENANT);
+}
+
+/** The SQL between `WHERE` and `ORDER BY` (or the end). */
+function whereOf(sql: string): string {
+  return sql.replace(/^.*? WHERE /, '').replace(/ ORDER BY .*$/, '');
+}
+
+/** Every $n used in sql must be 1..params.length and every parameter must be used. */
+function expectParamsConsistent(sql: string, params: unknown[]): void {
+  const used = new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  expect([...used].sort((a, b) => a - b)).toEqual(
+    Array.from({ length: params.length }, (_, i) => i + 1),
+  );
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+describe('compileSearch', () => {
+  it('compiles an unfiltered request with the default sort', () => {
+    const c = compile();
+    expect(c.idsSql).toBe(
+      'SELECT r.id FROM receipts r WHERE r.tenant_id = $1::uuid ' +
+        'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT $2 OFFSET $3',
+    );
+    expect(c.idsParams).toEqual([TENANT, 20, 0]);
+    expect(c.countSql).toBe(
+      'SELECT count(*)::bigint AS total FROM receipts r WHERE r.tenant_id = $1::uuid',
+    );
+    expect(c.countParams).toEqual([TENANT]);
+  });
+
+  it('binds limit and offset from page and size', () => {
+    const c = compile([], { page: '3', size: '50' });
+    expect(c.idsSql).toMatch(/LIMIT \$2 OFFSET \$3$/);
+    expect(c.idsParams.slice(-2)).toEqual([50, 150]);
+    const max = compile([], { page: '10000000', size: '500' });
+    expect(max.idsParams.slice(-2)).toEqual([500, 5_000_000_000]);
+  });
+
+  it('maps sort fields to receipt columns and appends the id tie-breaker once', () => {
+    expect(compile([], { sort: ['created,asc', 'amount'] }).idsSql).toContain(
+      'ORDER BY r.created_at ASC, r.amount ASC, r.id DESC LIMIT',
+    );
+    expect(compile([], { sort: ['id,asc', 'transactionRef,desc'] }).idsSql).toContain(
+      'ORDER BY r.id ASC, r.transaction_ref DESC LIMIT',
+    );
+    expect(compile([], { sort: 'paymentMode,desc' }).idsSql).toContain(
+      'ORDER BY r.payment_mode DESC, r.id DESC LIMIT',
+    );
+  });
+
+  it('appends the id tie-breaker even for a hand-built sort without id', () => {
+    const parsed = parseSearchRequest({}, []);
+    const c = compileSearch({ ...parsed, sort: [{ field: 'status', direction: 'asc' }] }, TENANT);
+    expect(c.idsSql).toContain('ORDER BY r.status ASC, r.id DESC LIMIT');
+  });
+
+  it('uses the same conditions and parameters for ids and count', () => {
+    const c = compile([
+      { field: 'status', type: 'eq', query: 'active' },
+      { field: 'buyerName', type: 'contains', query: 'ram' },
+    ]);
+    expect(whereOf(c.idsSql)).toBe(whereOf(c.countSql));
+    expect(c.idsParams.slice(0, c.countParams.length)).toEqual(c.countParams);
+    expect(c.idsParams).toHaveLength(c.countParams.length + 2);
+    expect(c.countSql).not.toMatch(/JOIN|OVER\s*\(/i);
+  });
+
+  describe('receipt columns', () => {
+    it.each<[Filter, string, unknown[]]>([
+      [{ field: 'id', type: 'eq', query: UUID.toUpperCase() }, 'r.id = $2::uuid', [UUID]],
+      [{ field: 'demand', type: 'ne', query: UUID }, 'r.demand_id <> $2::uuid', [UUID]],
+      [
+        { field: 'booking', type: 'in', query: `${UUID},${UUID}` },
+        'r.booking_id = ANY($2::uuid[])',
+        [[UUID]],
+      ],
+      [
+        { field: 'demandSplit', type: 'not in', query: UUID },
+        'r.demand_split_id <> ALL($2::uuid[])',
+        [[UUID]],
+      ],
+      [{ field: 'status', type: 'eq', query: 'active' }, 'r.status = $2::text', ['ACTIVE']],
+      [
+        { field: 'paymentMode', type: 'in', query: 'neft,upi' },
+        'r.payment_mode = ANY($2::text[])',
+        [['NEFT', 'UPI']],
+      ],
+      [{ field: 'amount', type: '>=', query: '100.50' }, 'r.amount >= $2::numeric', ['100.5']],
+      [{ field: 'amount', type: 'lt', query: '-1' }, 'r.amount < $2::numeric', ['-1']],
+      [
+        { field: 'amount', type: 'between', query: '1,2' },
+        'r.amount BETWEEN $2::numeric AND $3::numeric',
+        ['1', '2'],
+      ],
+      [
+        { field: 'amount', type: 'in', query: '1,2.5' },
+        'r.amount = ANY($2::numeric[])',
+        [['1', '2.5']],
+      ],
+      [
+        { field: 'receivedDate', type: 'gt', query: '2025-01-31' },
+        'r.received_date > $2::date',
+        ['2025-01-31'],
+      ],
+      [
+        { field: 'receivedDate', type: 'between', query: '2025-01-01,2025-01-31' },
+        'r.received_date BETWEEN $2::date AND $3::date',
+        ['2025-01-01', '2025-01-31'],
+      ],
+      [
+        { field: 'receiptNumber', type: 'eq', query: 'RCP-1' },
+        'lower(r.receipt_number) = lower($2::text)',
+        ['RCP-1'],
+      ],
+      [
+        { field: 'receiptNumber', type: 'ne', query: 'RCP-1' },
+        'lower(r.receipt_number) <> lower($2::text)',
+        ['RCP-1'],
+      ],
+      [
+        { field: 'transactionRef', type: 'contains', query: 'utr' },
+        'r.transaction_ref ILIKE $2',
+        ['%utr%'],
+      ],
+      [
+        { field: 'transactionRef', type: 'not contains', query: 'utr' },
+        'r.transaction_ref NOT ILIKE $2',
+        ['%utr%'],
+      ],
+      [
+        { field: 'receiptNumber', type: 'starts with', query: 'RCP' },
+        'r.receipt_number ILIKE $2',
+        ['RCP%'],
+      ],
+      [
+        { field: 'receiptNumber', type: 'ends with', query: '01' },
+        'r.receipt_number ILIKE $2',
+        ['%01'],
+      ],
+      [
+        { field: 'receiptNumber', type: 'in', query: 'RCP-1, rcp-1 ,Rcp-2' },
+        'lower(r.receipt_number) = ANY($2::text[])',
+        [['rcp-1', 'rcp-2']],
+      ],
+      [
+        { field: 'receiptNumber', type: 'not in', query: 'A,b' },
+        'lower(r.receipt_number) <> ALL($2::text[])',
+        [['a', 'b']],
+      ],
+      [{ field: 'transactionRef', type: 'is null' }, 'r.transaction_ref IS NULL', []],
+      [{ field: 'amount', type: 'is not null' }, 'r.amount IS NOT NULL', []],
+    ])('%j -> %s', (filter, condition, params) => {
+      const c = compile([filter]);
+      expect(whereOf(c.countSql)).toBe(`r.tenant_id = $1::uuid AND ${condition}`);
+      expect(c.countParams).toEqual([TENANT, ...params]);
+      expectParamsConsistent(c.idsSql, c.idsParams);
+      expectParamsConsistent(c.countSql, c.countParams);
+    });
+  });
+
+  describe('nullable milestone', () => {
+    it('includes rows without a milestone in negative operators', () => {
+      expect(
+        whereOf(compile([{ field: 'milestone', type: 'ne', query: UUID }]).countSql),
+      ).toContain('d.milestone_id IS DISTINCT FROM $2::uuid');
+      expect(
+        whereOf(compile([{ field: 'milestone', type: 'not in', query: UUID }]).countSql),
+      ).toContain('(d.milestone_id IS NULL OR d.milestone_id <> ALL($2::uuid[]))');
+      expect(whereOf(compile([{ field: 'milestone', type: 'is null' }]).countSql)).toContain(
+        'd.milestone_id IS NULL)',
+      );
+      expect(
+        whereOf(compile([{ field: 'milestone', type: 'eq', query: UUID }]).countSql),
+      ).toContain('d.milestone_id = $2::uuid)');
+    });
+  });
+
+  describe('EXISTS grouping', () => {
+    it('puts all demand filters into one EXISTS on demands', () => {
+      const c = compile([
+        { field: 'demandMeta.status', type: 'eq', query: 'paid' },
+        { field: 'status', type: 'eq', query: 'active' },
+        { field: 'demandType', type: 'eq', query: 'milestone' },
+        { field: 'demandMeta.dueDate', type: 'lte', query: '2025-03-31' },
+      ]);
+      expect(count(c.countSql, 'EXISTS')).toBe(1);
+      expect(count(c.countSql, 'FROM demands d ')).toBe(1);
+      expect(whereOf(c.countSql)).toBe(
+        'r.tenant_id = $1::uuid AND r.status = $2::text AND EXISTS (SELECT 1 FROM demands d ' +
+          'WHERE d.tenant_id = r.tenant_id AND d.id = r.demand_id AND d.status = $3::text ' +
+          'AND d.demand_type = $4::text AND d.due_date <= $5::date)',
+      );
+      expect(c.countParams).toEqual([TENANT, 'ACTIVE', 'PAID', 'MILESTONE', '2025-03-31']);
+    });
+
+    it('puts all split filters into one EXISTS on demand_splits', () => {
+      const c = compile([
+        { field: 'payerId', type: 'eq', query: UUID },
+        { field: 'demandSplitNumber', type: 'starts with', query: 'DS-' },
+        { field: 'demandSplitMeta.status', type: 'in', query: 'pending,paid' },
+        { field: 'unit', type: 'eq', query: UUID },
+      ]);
+      expect(count(c.countSql, 'FROM demand_splits s ')).toBe(1);
+      expect(count(c.countSql, 'FROM demands d ')).toBe(1);
+      expect(whereOf(c.countSql)).toBe(
+        'r.tenant_id = $1::uuid AND EXISTS (SELECT 1 FROM demand_splits s ' +
+          'WHERE s.tenant_id = r.tenant_id AND s.id = r.demand_split_id AND s.payer_id = $2::uuid ' +
+          'AND s.demand_split_number ILIKE $3 AND s.status = ANY($4::text[])) ' +
+          'AND EXISTS (SELECT 1 FROM demands d WHERE d.tenant_id = r.tenant_id ' +
+          'AND d.id = r.demand_id AND d.unit_id = $5::uuid)',
+      );
+      expect(c.countParams).toEqual([TENANT, UUID, 'DS-%', ['PENDING', 'PAID'], UUID]);
+    });
+
+    it('adds no EXISTS for receipt-only filters', () => {
+      const c = compile([{ field: 'amount', type: 'gt', query: '5' }]);
+      expect(c.countSql).not.toContain('EXISTS');
+    });
+  });
+
+  describe('keyword', () => {
+    it('searches receipt number, transaction ref, demand number and buyer name', () => {
+      const c = compile([{ field: 'keyword', type: 'contains', query: 'ram' }]);
+      expect(whereOf(c.countSql)).toBe(
+        'r.tenant_id = $1::uuid AND (r.receipt_number ILIKE $2 OR r.transaction_ref ILIKE $2 ' +
+          'OR EXISTS (SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id ' +
+          'AND dk.id = r.demand_id AND (dk.demand_number ILIKE $2 OR dk.buyer_name ILIKE $2)))',
+      );
+      expect(c.countParams).toEqual([TENANT, '%ram%']);
+    });
+
+    it('keeps keyword separate from the demand EXISTS and numbers params in order', () => {
+      const c = compile([
+        { field: 'buyerName', type: 'eq', query: 'Ram' },
+        { field: 'keyword', type: 'like', query: 'x' },
+        { field: 'amount', type: 'gt', query: '1' },
+      ]);
+      expect(c.countParams).toEqual([TENANT, '%x%', '1', 'Ram']);
+      expect(whereOf(c.countSql)).toMatch(
+        /^r\.tenant_id = \$1::uuid AND \(r\.receipt_number ILIKE \$2 .*\) AND r\.amount > \$3::numeric AND EXISTS \(SELECT 1 FROM demands d WHERE .* lower\(d\.buyer_name\) = lower\(\$4::text\)\)$/,
+      );
+      expectParamsConsistent(c.idsSql, c.idsParams);
+    });
+  });
+
+  describe('LIKE escaping', () => {
+    it('escapes %, _ and backslash', () => {
+      expect(escapeLike('50%_a\\b')).toBe('50\\%\\_a\\\\b');
+      expect(escapeLike('plain')).toBe('plain');
+    });
+
+    it('binds escaped patterns', () => {
+      const c = compile([
+        { field: 'receiptNumber', type: 'contains', query: '100%' },
+        { field: 'transactionRef', type: 'starts with', query: 'a_b' },
+        { field: 'keyword', type: 'contains', query: '\\' },
+      ]);
+      expect(c.countParams).toEqual([TENANT, '%100\\%%', 'a\\_b%', '%\\\\%']);
+    });
+
+    it('does not escape equality or IN values', () => {
+      const c = compile([
+        { field: 'receiptNumber', type: 'eq', query: 'A_1%' },
+        { field: 'transactionRef', type: 'in', query: 'X_1' },
+      ]);
+      expect(c.countParams).toEqual([TENANT, 'A_1%', ['x_1']]);
+    });
+  });
+
+  describe('injection safety', () => {
+    const evil = "'; drop table x; --";
+
+    it('keeps user text out of the SQL', () => {
+      const c = compile([
+        { field: 'receiptNumber', type: 'eq', query: evil },
+        { field: 'buyerName', type: 'contains', query: evil },
+        { field: 'keyword', type: 'contains', query: evil },
+        { field: 'transactionRef', type: 'in', query: evil },
+        { field: 'demandSplitNumber', type: 'ends with', query: evil },
+      ]);
+      for (const sql of [c.idsSql, c.countSql]) {
+        expect(sql).not.toContain('drop');
+        expect(sql).not.toContain("'");
+        expect(sql).not.toContain('--');
+      }
+      // receipt and keyword conditions in body order, then the split EXISTS, then the demand EXISTS
+      expect(c.countParams).toEqual([TENANT, evil, `%${evil}%`, [evil], `%${evil}`, `%${evil}%`]);
+    });
+
+    it('keeps the tenant id out of the SQL', () => {
+      const c = compileSearch(parseSearchRequest({}, []), "x'; drop table receipts; --");
+      expect(c.idsSql).not.toContain('drop');
+      expect(c.countParams[0]).toBe("x'; drop table receipts; --");
+    });
+
+    it('requires a tenant id', () => {
+      expect(() => compileSearch(parseSearchRequest({}, []), '')).toThrow(/tenant id/);
+    });
+
+    it('never puts text values into SQL and always numbers params consistently', () => {
+      const textField = fc.constantFrom(
+        'receiptNumber',
+        'transactionRef',
+        'buyerName',
+        'demandNumber',
+        'demandSplitNumber',
+      );
+      const textOp = fc.constantFrom(
+        'eq',
+        'ne',
+        'contains',
+        'not contains',
+        'starts with',
+        'ends with',
+        'in',
+      );
+      const marker = fc
+        .string({ minLength: 1, maxLength: 30 })
+        .map((s) => `Zq${s.replace(/[\u0000,]/g, '')}`);
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(textField, textOp, marker), { minLength: 1, maxLength: 12 }),
+          fc.array(fc.constantFrom('amount,desc', 'status', 'created,ASC', 'id'), {
+            maxLength: 3,
+          }),
+          (filters, sort) => {
+            const c = compileSearch(
+              parseSearchRequest(
+                { sort: [...new Set(sort)] },
+                filters.map(([field, type, query]) => ({ field, type, query })),
+              ),
+              TENANT,
+            );
+            expect(c.idsSql).not.toMatch(/Zq/i);
+            expect(c.countSql).not.toMatch(/Zq/i);
+            expectParamsConsistent(c.idsSql, c.idsParams);
+            expectParamsConsistent(c.countSql, c.countParams);
+            expect(count(c.countSql, 'FROM demands d ')).toBeLessThanOrEqual(1);
+            expect(count(c.countSql, 'FROM demand_splits s ')).toBeLessThanOrEqual(1);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+  });
+});

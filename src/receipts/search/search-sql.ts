@@ -1,0 +1,214 @@
+/**
+ * Compiles a parsed search request (search-request.ts) into parameterised PostgreSQL:
+ *
+ * - `idsSql` selects one page of receipt ids (the caller loads the full rows for those ids:
+ *   a deferred join, so sorting and paging run on `receipts` and its indexes only);
+ * - `countSql` counts the matching receipts with the same conditions, without any join.
+ *
+ * Every user value is a bind parameter; SQL text is built only from catalogue column names,
+ * fixed aliases and operator keywords. Filters on receipt columns apply directly to `r`; all
+ * demand-split filters share ONE correlated EXISTS on `demand_splits s`, and all demand filters
+ * ONE EXISTS on `demands d`. `keyword` searches receipt number, transaction ref, demand number
+ * and buyer name.
+ *
+ * NULL semantics: columns are NOT NULL except where the catalogue says `nullable` (only
+ * `demandMeta.milestone`). On nullable columns the negative operators also match NULL, i.e.
+ * NOT_EQUALS uses `IS DISTINCT FROM` and NOT_IN / NOT_CONTAINS add `col IS NULL OR ...`, so
+ * "milestone is not X" includes demands without a milestone.
+ */
+import { SORT_COLUMNS, SearchFieldDef, SearchFieldSource } from './search-fields';
+import { ParsedFilter, ParsedSearchRequest, SortKey } from './search-request';
+
+export interface CompiledSearch {
+  /** `SELECT r.id FROM receipts r WHERE ... ORDER BY ... LIMIT $n OFFSET $n+1`. */
+  readonly idsSql: string;
+  /** Bind values for idsSql: `countParams` followed by limit and offset. */
+  readonly idsParams: unknown[];
+  /** `SELECT count(*)::bigint AS total FROM receipts r WHERE ...` (total comes back as a string). */
+  readonly countSql: string;
+  /** Bind values for countSql: tenant id ($1), then the filter values. */
+  readonly countParams: unknown[];
+}
+
+/** Collects bind values and hands out their `$n` placeholders. */
+class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const ALIASES: Readonly<Record<Exclude<SearchFieldSource, 'keyword'>, string>> = {
+  receipt: 'r',
+  split: 's',
+  demand: 'd',
+};
+
+const CASTS: Readonly<Record<'uuid' | 'enum' | 'number' | 'date', string>> = {
+  uuid: 'uuid',
+  enum: 'text',
+  number: 'numeric',
+  date: 'date',
+};
+
+/** Escapes LIKE/ILIKE wildcards (`%`, `_`) and the escape character itself (backslash). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function unsupported(filter: ParsedFilter): never {
+  throw new Error(
+    `search-sql: operator ${filter.operator} is not supported for ${filter.field.name} (${filter.field.type})`,
+  );
+}
+
+function textCondition(filter: ParsedFilter, col: string, nullable: boolean, p: Params): string {
+  const orNull = (cond: string): string => (nullable ? `(${col} IS NULL OR ${cond})` : cond);
+  switch (filter.operator) {
+    case 'EQUALS':
+      return `lower(${col}) = lower(${p.add(filter.value)}::text)`;
+    case 'NOT_EQUALS':
+      return nullable
+        ? `lower(${col}) IS DISTINCT FROM lower(${p.add(filter.value)}::text)`
+        : `lower(${col}) <> lower(${p.add(filter.value)}::text)`;
+    case 'CONTAINS':
+      return `${col} ILIKE ${p.add(`%${escapeLike(filter.value)}%`)}`;
+    case 'NOT_CONTAINS':
+      return orNull(`${col} NOT ILIKE ${p.add(`%${escapeLike(filter.value)}%`)}`);
+    case 'STARTS_WITH':
+      return `${col} ILIKE ${p.add(`${escapeLike(filter.value)}%`)}`;
+    case 'ENDS_WITH':
+      return `${col} ILIKE ${p.add(`%${escapeLike(filter.value)}`)}`;
+    case 'IN':
+    case 'NOT_IN': {
+      const values = [...new Set(filter.values.map((v) => v.toLowerCase()))];
+      return filter.operator === 'IN'
+        ? `lower(${col}) = ANY(${p.add(values)}::text[])`
+        : orNull(`lower(${col}) <> ALL(${p.add(values)}::text[])`);
+    }
+    default:
+      return unsupported(filter);
+  }
+}
+
+function typedCondition(
+  filter: ParsedFilter,
+  col: string,
+  cast: string,
+  nullable: boolean,
+  p: Params,
+): string {
+  switch (filter.operator) {
+    case 'EQUALS':
+      return `${col} = ${p.add(filter.value)}::${cast}`;
+    case 'NOT_EQUALS':
+      return nullable
+        ? `${col} IS DISTINCT FROM ${p.add(filter.value)}::${cast}`
+        : `${col} <> ${p.add(filter.value)}::${cast}`;
+    case 'GT':
+      return `${col} > ${p.add(filter.value)}::${cast}`;
+    case 'GTE':
+      return `${col} >= ${p.add(filter.value)}::${cast}`;
+    case 'LT':
+      return `${col} < ${p.add(filter.value)}::${cast}`;
+    case 'LTE':
+      return `${col} <= ${p.add(filter.value)}::${cast}`;
+    case 'BETWEEN':
+      return `${col} BETWEEN ${p.add(filter.from)}::${cast} AND ${p.add(filter.to)}::${cast}`;
+    case 'IN':
+      return `${col} = ANY(${p.add([...filter.values])}::${cast}[])`;
+    case 'NOT_IN': {
+      const cond = `${col} <> ALL(${p.add([...filter.values])}::${cast}[])`;
+      return nullable ? `(${col} IS NULL OR ${cond})` : cond;
+    }
+    default:
+      return unsupported(filter);
+  }
+}
+
+function keywordCondition(filter: ParsedFilter, p: Params): string {
+  if (filter.operator !== 'CONTAINS') return unsupported(filter);
+  const k = p.add(`%${escapeLike(filter.value)}%`);
+  return (
+    `(r.receipt_number ILIKE ${k} OR r.transaction_ref ILIKE ${k} OR EXISTS (` +
+    `SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id AND dk.id = r.demand_id ` +
+    `AND (dk.demand_number ILIKE ${k} OR dk.buyer_name ILIKE ${k})))`
+  );
+}
+
+function columnCondition(filter: ParsedFilter, def: SearchFieldDef, p: Params): string {
+  if (def.source === 'keyword') return keywordCondition(filter, p);
+  const col = `${ALIASES[def.source]}.${def.column}`;
+  if (filter.operator === 'IS_NULL') return `${col} IS NULL`;
+  if (filter.operator === 'IS_NOT_NULL') return `${col} IS NOT NULL`;
+  if (def.type === 'text') return textCondition(filter, col, def.nullable, p);
+  if (def.type === 'keyword') return unsupported(filter);
+  return typedCondition(filter, col, CASTS[def.type], def.nullable, p);
+}
+
+/** Builds the WHERE conditions (tenant first); params are numbered in textual order. */
+function compileConditions(filters: readonly ParsedFilter[], tenantId: string, p: Params): string {
+  const conditions = [`r.tenant_id = ${p.add(tenantId)}::uuid`];
+  const bySource = (source: SearchFieldSource): ParsedFilter[] =>
+    filters.filter((f) => f.field.source === source);
+
+  for (const f of filters) {
+    if (f.field.source === 'receipt' || f.field.source === 'keyword') {
+      conditions.push(columnCondition(f, f.field, p));
+    }
+  }
+
+  const splitFilters = bySource('split');
+  if (splitFilters.length > 0) {
+    const conds = splitFilters.map((f) => columnCondition(f, f.field, p));
+    conditions.push(
+      `EXISTS (SELECT 1 FROM demand_splits s WHERE s.tenant_id = r.tenant_id ` +
+        `AND s.id = r.demand_split_id AND ${conds.join(' AND ')})`,
+    );
+  }
+
+  const demandFilters = bySource('demand');
+  if (demandFilters.length > 0) {
+    const conds = demandFilters.map((f) => columnCondition(f, f.field, p));
+    conditions.push(
+      `EXISTS (SELECT 1 FROM demands d WHERE d.tenant_id = r.tenant_id ` +
+        `AND d.id = r.demand_id AND ${conds.join(' AND ')})`,
+    );
+  }
+
+  return conditions.join(' AND ');
+}
+
+function compileOrderBy(sort: readonly SortKey[]): string {
+  const keys = sort.some((k) => k.field === 'id')
+    ? sort
+    : [...sort, { field: 'id', direction: 'desc' } as const];
+  return keys
+    .map((k) => `r.${SORT_COLUMNS[k.field]} ${k.direction === 'asc' ? 'ASC' : 'DESC'}`)
+    .join(', ');
+}
+
+/**
+ * Compiles a parsed request for one tenant. The tenant id is bound as `$1`; filter values
+ * follow in the order they appear in the SQL text; idsSql ends with `LIMIT $n OFFSET $n+1`.
+ */
+export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): CompiledSearch {
+  if (typeof tenantId !== 'string' || tenantId.length === 0) {
+    throw new Error('search-sql: a tenant id is required');
+  }
+  const p = new Params();
+  const where = compileConditions(parsed.filters, tenantId, p);
+  const countParams = [...p.values];
+  const limit = p.add(parsed.size);
+  const offset = p.add(parsed.page * parsed.size);
+  return {
+    idsSql:
+      `SELECT r.id FROM receipts r WHERE ${where} ` +
+      `ORDER BY ${compileOrderBy(parsed.sort)} LIMIT ${limit} OFFSET ${offset}`,
+    idsParams: [...p.values],
+    countSql: `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`,
+    countParams,
+  };
+}

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequireScopes } from '@/common/auth/auth.decorators';
+import { ApiProblems } from '@/common/errors/api-problems';
+import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import {
+  ConfigurationPreview,
+  ConfigurationVersion,
+  TenantConfigurationInput,
+  TenantConfigurationView,
+} from './dto/tenant-configuration.dto';
+import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
+
+const withEtag = (res: Response) => ({ view, etag }: ConfigurationWithEtag) => {
+  res.setHeader('ETag', etag);
+  return view;
+};
+
+@ApiTags('tenant configuration')
+@Controller('tenant/configuration')
+export class TenantConfigController {
+  constructor(private readonly service: TenantConfigService) {}
+
+  @Get()
+  @RequireScopes('tenant-config:read')
+  @ApiOperation({ summary: "The tenant's numbering configuration (with an ETag)." })
+  @ApiOkResponse({ type: TenantConfigurationView })
+  @ApiProblems(400, 401, 403)
+  get(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
+    return this.service.get(tenant).then(withEtag(res));
+  }
+
+  @Put()
+  @RequireScopes('tenant-config:write')
+  @ApiOperation({
+    summary: 'Replace the numbering configuration.',
+    description:
+      'All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.',
+  })
+  @ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a previous GET or PUT.' })
+  @ApiOkResponse({ type: TenantConfigurationView })
+  @ApiProblems(400, 401, 403, 412)
+  replace(
+    @Tenant() tenant: TenantContext,
+    @Body() body: TenantConfigurationInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.service.replace(tenant, body, ifMatch).then(withEtag(res));
+  }
+
+  @Get('history')
+  @RequireScopes('tenant-config:read')
+  @ApiOperation({ summary: 'Every stored version, newest first, with who changed what and when.' })
+  @ApiOkResponse({ type: [ConfigurationVersion] })
+  @ApiProblems(400, 401, 403)
+  history(@Tenant() tenant: TenantContext): Promise<ConfigurationVersion[]> {
+    return this.service.history(tenant);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @RequireScopes('tenant-config:read')
+  @ApiOperation({
+    summary: 'Preview a candidate configuration: the next number per document type today, and warnings.',
+    description: 'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
+  })
+  @ApiOkResponse({ type: ConfigurationPreview })
+  @ApiProblems(400, 401, 403)
+  preview(
+    @Tenant() tenant: TenantContext,
+    @Body() body: TenantConfigurationInput,
+  ): Promise<ConfigurationPreview> {
+    return this.service.preview(tenant, body);
+  }
+}

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { createHash } from 'node:crypto';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import {
+  DEFAULT_NUMBERING,
+  DOCUMENT_TYPES,
+  formatLocalDate,
+  localDateInZone,
+  numberWarnings,
+} from '@/numbering/number-pattern';
+import { NumberingService } from '@/numbering/numbering.service';
+import {
+  ConfigurationPreview,
+  ConfigurationVersion,
+  TenantConfigurationInput,
+  TenantConfigurationView,
+} from './dto/tenant-configuration.dto';
+import { FIELD_STEM, NumberingSettings, pickSettings, SETTINGS_FIELDS } from './numbering-fields';
+import { TenantConfigurationHistory } from './tenant-configuration-history.entity';
+import { TenantConfiguration } from './tenant-configuration.entity';
+
+export interface ConfigurationWithEtag {
+  view: TenantConfigurationView;
+  etag: string;
+}
+
+export function defaultSettings(): NumberingSettings {
+  const settings: Record<string, unknown> = { separator: DEFAULT_NUMBERING.separator, active: true };
+  for (const type of DOCUMENT_TYPES) {
+    const d = DEFAULT_NUMBERING.documents[type];
+    settings[`${FIELD_STEM[type]}NumberPrefix`] = d.prefix;
+    settings[`${FIELD_STEM[type]}NumberStarting`] = d.starting;
+    settings[`${FIELD_STEM[type]}NumberPattern`] = d.pattern;
+  }
+  return settings as unknown as NumberingSettings;
+}
+
+function toView(c: TenantConfiguration): TenantConfigurationView {
+  return {
+    id: c.id,
+    created: c.created.toISOString(),
+    createdBy: c.createdBy,
+    modified: c.modified.toISOString(),
+    lastModifiedBy: c.lastModifiedBy,
+    ...pickSettings(c),
+  };
+}
+
+/** Strong ETag: a hash of the representation itself. */
+function etagOf(view: TenantConfigurationView): string {
+  return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
+}
+
+function matches(ifMatch: string, etag: string): boolean {
+  return ifMatch
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag);
+}
+
+@Injectable()
+export class TenantConfigService {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly numbering: NumberingService,
+  ) {}
+
+  private get repo() {
+    return this.txHost.tx.getRepository(TenantConfiguration);
+  }
+
+  async get(tenant: TenantContext): Promise<ConfigurationWithEtag> {
+    const config = await this.load(tenant.tenantId, false);
+    const view = toView(config);
+    return { view, etag: etagOf(view) };
+  }
+
+  async replace(
+    tenant: TenantContext,
+    input: TenantConfigurationInput,
+    ifMatch?: string,
+  ): Promise<ConfigurationWithEtag> {
+    const current = await this.load(tenant.tenantId, true);
+    const before = toView(current);
+    if (ifMatch !== undefined && !matches(ifMatch, etagOf(before))) {
+      throw AppError.preconditionFailed(
+        'CONFIGURATION_CHANGED',
+        'The configuration changed since it was read (If-Match does not match the current ETag); GET it again and retry.',
+      );
+    }
+    const next = pickSettings(input as unknown as NumberingSettings);
+    const changes = SETTINGS_FIELDS.filter((f) => current[f] !== next[f]).map((field) => ({
+      field,
+      from: current[field],
+      to: next[field],
+    }));
+    if (changes.length === 0) return { view: before, etag: etagOf(before) };
+
+    Object.assign(current, next, {
+      version: current.version + 1,
+      modified: new Date(),
+      lastModifiedBy: tenant.actor,
+    });
+    const saved = await this.repo.save(current);
+    const view = toView(saved);
+    await this.recordVersion(saved, view, changes);
+    return { view, etag: etagOf(view) };
+  }
+
+  async history(tenant: TenantContext): Promise<ConfigurationVersion[]> {
+    const rows = await this.txHost.tx
+      .getRepository(TenantConfigurationHistory)
+      .find({ where: { tenantId: tenant.tenantId }, order: { version: 'DESC' } });
+    return rows.map((r) => ({
+      version: r.version,
+      changedAt: r.changedAt.toISOString(),
+      changedBy: r.changedBy,
+      changes: r.changes,
+      configuration: r.snapshot as unknown as TenantConfigurationView,
+    }));
+  }
+
+  /** Next number per document type under a candidate configuration; stores nothing. */
+  async preview(tenant: TenantContext, input: TenantConfigurationInput): Promise<ConfigurationPreview> {
+    const candidate = pickSettings(input as unknown as NumberingSettings);
+    const today = localDateInZone(new Date(), tenant.timezone);
+    const documents: ConfigurationPreview['documents'] = [];
+    const nextOf: Partial<Record<string, string>> = {};
+    for (const type of DOCUMENT_TYPES) {
+      // A parent's own preview stands in for {PARENT}.
+      const parent = type === 'demand' ? nextOf.booking : type === 'demand-split' ? nextOf.demand : undefined;
+      const next = await this.numbering.peek(tenant, type, candidate, { date: today, parent });
+      nextOf[type] = next;
+      const scheme = this.numbering.schemeFrom(candidate, type);
+      const ctx = this.numbering.renderContext(tenant, scheme, { date: today, parent });
+      const seq = BigInt(next.length > 0 ? 1 : 0); // warnings depend on the layout, not the value
+      documents.push({ documentType: type, next, warnings: numberWarnings(scheme.parsed, ctx, seq) });
+    }
+    return { date: formatLocalDate(today), active: candidate.active, documents };
+  }
+
+  /** Every tenant has a configuration from creation, with the defaults (version 1). */
+  async createDefault(tenantId: string, actor: string): Promise<TenantConfiguration> {
+    const now = new Date();
+    const config = this.repo.create({
+      tenantId,
+      version: 1,
+      ...defaultSettings(),
+      created: now,
+      createdBy: actor,
+      modified: now,
+      lastModifiedBy: actor,
+    });
+    const saved = await this.repo.save(config);
+    await this.recordVersion(saved, toView(saved), []);
+    return saved;
+  }
+
+  private async recordVersion(
+    config: TenantConfiguration,
+    view: TenantConfigurationView,
+    changes: { field: string; from: unknown; to: unknown }[],
+  ): Promise<void> {
+    const history = this.txHost.tx.getRepository(TenantConfigurationHistory);
+    await history.save(
+      history.create({
+      tenantId: config.tenantId,
+      configurationId: config.id,
+      version: config.version,
+      snapshot: view as unknown as Record<string, unknown>,
+      changes,
+      changedAt: config.modified,
+      changedBy: config.lastModifiedBy,
+      }),
+    );
+  }
+
+  private async load(tenantId: string, forUpdate: boolean): Promise<TenantConfiguration> {
+    const config = await this.repo.findOne({
+      where: { tenantId },
+      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!config) {
+      // Every tenant gets one at creation; a missing row is a data problem, not the client's.
+      throw AppError.notFound('CONFIGURATION_NOT_FOUND', 'This tenant has no configuration.');
+    }
+    return config;
+  }
+}
