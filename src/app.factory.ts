@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
 import { AppConfig } from '@/common/config/app-config';
+import { bodyParserErrors } from '@/common/errors/body-parser-errors';
 import { setupSwagger } from '@/common/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
@@ -14,10 +15,15 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register({ config, databaseUrl }),
-    { bodyParser: false, bufferLogs: options.bufferLogs ?? true },
+    {
+      bodyParser: false,
+      bufferLogs: options.bufferLogs ?? true,
+      ...(config.logLevel === 'silent' ? { logger: false as const } : {}),
+    },
   );
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.use(bodyParserErrors);
   app.use(
     helmet({
       // Swagger UI needs inline scripts and styles on /docs.

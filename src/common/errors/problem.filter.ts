@@ -42,13 +42,6 @@ const FRAMEWORK_CODES: Record<number, { code: string; title: string }> = {
   503: { code: 'SERVICE_UNAVAILABLE', title: 'Service Unavailable' },
 };
 
-/** Errors body-parser raises before any of our code runs (they carry `type` and `status`). */
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  expose?: boolean;
-}
-
 /**
  * The one place errors become responses: RFC 9457 problem+json with a stable `code` and a
  * `traceId` that also appears in the log line. Never a stack trace in the body.
@@ -93,13 +86,6 @@ export class ProblemFilter implements ExceptionFilter {
         ...(exception.errors ? { errors: exception.errors } : {}),
       };
     }
-    const parserError = exception as BodyParserError;
-    if (parserError?.type === 'entity.parse.failed') {
-      return this.simple(400, 'MALFORMED_JSON', 'The request body is not valid JSON.', base);
-    }
-    if (parserError?.type === 'entity.too.large') {
-      return this.simple(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than allowed.', base);
-    }
     if (exception instanceof ThrottlerException) {
       return this.simple(429, 'RATE_LIMITED', 'Too many requests; retry later.', base);
     }
@@ -119,14 +105,6 @@ export class ProblemFilter implements ExceptionFilter {
         return this.simple(401, 'UNAUTHENTICATED', 'A valid bearer token is required.', base);
       }
       return this.simple(status, known?.code ?? `HTTP_${status}`, detail, base);
-    }
-    if (
-      typeof parserError?.status === 'number' &&
-      parserError.status >= 400 &&
-      parserError.status < 500 &&
-      parserError.expose
-    ) {
-      return this.simple(parserError.status, FRAMEWORK_CODES[parserError.status]?.code ?? `HTTP_${parserError.status}`, String((exception as Error).message), base);
     }
     return this.simple(500, 'INTERNAL_ERROR', 'An unexpected error occurred.', base);
   }

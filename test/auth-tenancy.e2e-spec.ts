@@ -1,0 +1,194 @@
+import { sign } from 'jsonwebtoken';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { Tenant } from '@/tenants/tenant.entity';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
+import { as, token } from './support/tokens';
+
+/** Every row of the contract's section 1 status table, through real HTTP. */
+describe('authentication and tenancy', () => {
+  let t: TestApp;
+  let owner: DataSource;
+  let tenantA: Tenant;
+  let tenantB: Tenant;
+  let inactive: Tenant;
+
+  const search = () => request(t.server).post('/receipts/search').send([]);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await ownerDataSource(t.ownerUrl);
+    tenantA = await t.createTenant();
+    tenantB = await t.createTenant();
+    inactive = await t.createTenant();
+    await owner.query('UPDATE tenants SET active = false WHERE id = $1', [inactive.id]);
+  });
+  afterAll(async () => {
+    await owner.destroy();
+    await t.close();
+  });
+
+  const expectProblem = (res: request.Response, status: number, code: string) => {
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
+    expect(res.body.type).toMatch(/^https:\/\//);
+    expect(res.body.traceId).toEqual(expect.any(String));
+    expect(res.body.instance).toBe('/receipts/search');
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  };
+
+  it('accepts a valid token for the tenant', async () => {
+    const res = await search().set(as(tenantA.key));
+    expect(res.status).toBe(200);
+    expect(res.body.totalElements).toBe(0);
+  });
+
+  it('accepts a tenant claim given as an array', async () => {
+    const res = await search().set(as(tenantA.key, { tenant: [tenantB.key, tenantA.key] }));
+    expect(res.status).toBe(200);
+  });
+
+  describe('401 with WWW-Authenticate: Bearer', () => {
+    const cases: [string, () => Record<string, string>][] = [
+      ['no token', () => ({ 'x-tenant-id': tenantA.key })],
+      ['a malformed token', () => ({ authorization: 'Bearer not.a.jwt', 'x-tenant-id': tenantA.key })],
+      ['a non-bearer scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz', 'x-tenant-id': tenantA.key })],
+      ['an expired token (beyond the 30 s tolerance)', () => as(tenantA.key, { expiresIn: -60 })],
+      ['a token signed with another secret', () => as(tenantA.key, { secret: 'another-secret-that-is-long-enough-0123456789' })],
+      [
+        'an unsigned token (alg none)',
+        () => ({
+          authorization: `Bearer ${sign({ sub: 'x', tenant: tenantA.key, scope: 'receipts:read' }, '', { algorithm: 'none' })}`,
+          'x-tenant-id': tenantA.key,
+        }),
+      ],
+    ];
+    it.each(cases)('%s', async (_name, headers) => {
+      const res = await search().set(headers());
+      expectProblem(res, 401, 'UNAUTHENTICATED');
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+    });
+
+    it('is checked before the tenant header', async () => {
+      const res = await search();
+      expect(res.status).toBe(401);
+    });
+  });
+
+  it('accepts a token expired by less than the 30 s clock tolerance', async () => {
+    const res = await search().set(as(tenantA.key, { expiresIn: -10 }));
+    expect(res.status).toBe(200);
+  });
+
+  describe('400 for a missing or invalid x-tenant-id', () => {
+    it('missing', async () => {
+      const res = await search().set({ authorization: `Bearer ${token({ tenant: tenantA.key })}` });
+      expectProblem(res, 400, 'TENANT_HEADER_INVALID');
+    });
+    it.each(['Bad Key!', 'UPPER', '-leading-dash', 'x'.repeat(64), ''])('invalid %p', async (key) => {
+      const res = await search().set({ authorization: `Bearer ${token({ tenant: key })}`, 'x-tenant-id': key });
+      expectProblem(res, 400, 'TENANT_HEADER_INVALID');
+    });
+  });
+
+  describe('403 with one identical body for unknown, inactive and not-entitled tenants', () => {
+    it('answers the same way in all three cases', async () => {
+      const unknown = await search().set(as('no-such-tenant'));
+      const inactiveRes = await search().set(as(inactive.key));
+      const notEntitled = await search().set({
+        authorization: `Bearer ${token({ tenant: tenantA.key })}`,
+        'x-tenant-id': tenantB.key,
+      });
+      for (const res of [unknown, inactiveRes, notEntitled]) expectProblem(res, 403, 'TENANT_FORBIDDEN');
+      const strip = (b: Record<string, unknown>) => ({ ...b, traceId: undefined });
+      expect(strip(inactiveRes.body)).toEqual(strip(unknown.body));
+      expect(strip(notEntitled.body)).toEqual(strip(unknown.body));
+    });
+
+    it('refuses a token without any tenant claim', async () => {
+      const res = await search().set({ authorization: `Bearer ${token()}`, 'x-tenant-id': tenantA.key });
+      expectProblem(res, 403, 'TENANT_FORBIDDEN');
+    });
+  });
+
+  describe('403 when the token lacks the scope', () => {
+    it('search needs receipts:read', async () => {
+      const res = await search().set(as(tenantA.key, { scope: 'tenant-config:read receipts:write' }));
+      expectProblem(res, 403, 'INSUFFICIENT_SCOPE');
+      expect(res.body.detail).toContain('receipts:read');
+    });
+    it('configuration PUT needs tenant-config:write', async () => {
+      const res = await request(t.server)
+        .put('/tenant/configuration')
+        .set(as(tenantA.key, { scope: 'tenant-config:read' }))
+        .send({});
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('INSUFFICIENT_SCOPE');
+    });
+    it('configuration GET needs tenant-config:read', async () => {
+      const res = await request(t.server)
+        .get('/tenant/configuration')
+        .set(as(tenantA.key, { scope: 'receipts:read' }));
+      expect(res.body.code).toBe('INSUFFICIENT_SCOPE');
+    });
+  });
+
+  it('answers 404 for a UUID that belongs to another tenant, exactly as for one that does not exist', async () => {
+    const [{ id: foreignConfigId }] = (await owner.query(
+      'SELECT id FROM tenant_configurations WHERE tenant_id = $1',
+      [tenantB.id],
+    )) as { id: string }[];
+    // A receipt id of tenant B does not exist for tenant A: same answer as a random UUID.
+    const foreign = await request(t.server).get(`/receipts/${foreignConfigId}`).set(as(tenantA.key));
+    const random = await request(t.server)
+      .get('/receipts/6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b')
+      .set(as(tenantA.key));
+    expect(foreign.status).toBe(404);
+    expect(random.status).toBe(404);
+    expect(foreign.body.code).toBe(random.body.code);
+  });
+
+  describe('errors', () => {
+    it('malformed JSON is a 400 problem', async () => {
+      const res = await request(t.server)
+        .post('/receipts/search')
+        .set(as(tenantA.key))
+        .set('content-type', 'application/json')
+        .send('[{"field": ');
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('MALFORMED_JSON');
+    });
+    it('a body over the limit is a 413 problem', async () => {
+      const res = await request(t.server)
+        .post('/receipts/search')
+        .set(as(tenantA.key))
+        .set('content-type', 'application/json')
+        .send(JSON.stringify([{ field: 'keyword', type: 'CONTAINS', query: 'x'.repeat(1_100_000) }]));
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+    it('an unknown route is a 404 problem', async () => {
+      const res = await request(t.server).get('/nope').set(as(tenantA.key));
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/problem\+json/);
+    });
+  });
+
+  describe('public endpoints', () => {
+    it('health needs no token', async () => {
+      expect((await request(t.server).get('/health/live')).status).toBe(200);
+      const ready = await request(t.server).get('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.info.database.status).toBe('up');
+    });
+    it('serves the OpenAPI document with both security schemes', async () => {
+      const res = await request(t.server).get('/docs-json');
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['bearer', 'tenant']);
+      expect(res.body.components.securitySchemes.tenant).toMatchObject({ in: 'header', name: 'x-tenant-id' });
+      expect(res.body.paths['/receipts/search'].post).toBeDefined();
+      expect(res.body.paths['/tenant/configuration'].put).toBeDefined();
+    });
+  });
+});
