@@ -22,7 +22,10 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.useBodyParser('json', {
+    limit: config.bodyLimit,
+    type: ['application/json', 'application/*+json'],
+  });
   app.use(bodyParserErrors);
   app.use(
     helmet({

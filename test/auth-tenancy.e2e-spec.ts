@@ -31,7 +31,12 @@ describe('authentication and tenancy', () => {
   const expectProblem = (res: request.Response, status: number, code: string) => {
     expect(res.status).toBe(status);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status,
+      code,
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
     expect(res.body.type).toMatch(/^https:\/\//);
     expect(res.body.traceId).toEqual(expect.any(String));
     expect(res.body.instance).toBe('/receipts/search');
@@ -52,10 +57,19 @@ describe('authentication and tenancy', () => {
   describe('401 with WWW-Authenticate: Bearer', () => {
     const cases: [string, () => Record<string, string>][] = [
       ['no token', () => ({ 'x-tenant-id': tenantA.key })],
-      ['a malformed token', () => ({ authorization: 'Bearer not.a.jwt', 'x-tenant-id': tenantA.key })],
-      ['a non-bearer scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz', 'x-tenant-id': tenantA.key })],
+      [
+        'a malformed token',
+        () => ({ authorization: 'Bearer not.a.jwt', 'x-tenant-id': tenantA.key }),
+      ],
+      [
+        'a non-bearer scheme',
+        () => ({ authorization: 'Basic dXNlcjpwYXNz', 'x-tenant-id': tenantA.key }),
+      ],
       ['an expired token (beyond the 30 s tolerance)', () => as(tenantA.key, { expiresIn: -60 })],
-      ['a token signed with another secret', () => as(tenantA.key, { secret: 'another-secret-that-is-long-enough-0123456789' })],
+      [
+        'a token signed with another secret',
+        () => as(tenantA.key, { secret: 'another-secret-that-is-long-enough-0123456789' }),
+      ],
       [
         'an unsigned token (alg none)',
         () => ({
@@ -86,10 +100,16 @@ describe('authentication and tenancy', () => {
       const res = await search().set({ authorization: `Bearer ${token({ tenant: tenantA.key })}` });
       expectProblem(res, 400, 'TENANT_HEADER_INVALID');
     });
-    it.each(['Bad Key!', 'UPPER', '-leading-dash', 'x'.repeat(64), ''])('invalid %p', async (key) => {
-      const res = await search().set({ authorization: `Bearer ${token({ tenant: key })}`, 'x-tenant-id': key });
-      expectProblem(res, 400, 'TENANT_HEADER_INVALID');
-    });
+    it.each(['Bad Key!', 'UPPER', '-leading-dash', 'x'.repeat(64), ''])(
+      'invalid %p',
+      async (key) => {
+        const res = await search().set({
+          authorization: `Bearer ${token({ tenant: key })}`,
+          'x-tenant-id': key,
+        });
+        expectProblem(res, 400, 'TENANT_HEADER_INVALID');
+      },
+    );
   });
 
   describe('403 with one identical body for unknown, inactive and not-entitled tenants', () => {
@@ -100,21 +120,27 @@ describe('authentication and tenancy', () => {
         authorization: `Bearer ${token({ tenant: tenantA.key })}`,
         'x-tenant-id': tenantB.key,
       });
-      for (const res of [unknown, inactiveRes, notEntitled]) expectProblem(res, 403, 'TENANT_FORBIDDEN');
+      for (const res of [unknown, inactiveRes, notEntitled])
+        expectProblem(res, 403, 'TENANT_FORBIDDEN');
       const strip = (b: Record<string, unknown>) => ({ ...b, traceId: undefined });
       expect(strip(inactiveRes.body)).toEqual(strip(unknown.body));
       expect(strip(notEntitled.body)).toEqual(strip(unknown.body));
     });
 
     it('refuses a token without any tenant claim', async () => {
-      const res = await search().set({ authorization: `Bearer ${token()}`, 'x-tenant-id': tenantA.key });
+      const res = await search().set({
+        authorization: `Bearer ${token()}`,
+        'x-tenant-id': tenantA.key,
+      });
       expectProblem(res, 403, 'TENANT_FORBIDDEN');
     });
   });
 
   describe('403 when the token lacks the scope', () => {
     it('search needs receipts:read', async () => {
-      const res = await search().set(as(tenantA.key, { scope: 'tenant-config:read receipts:write' }));
+      const res = await search().set(
+        as(tenantA.key, { scope: 'tenant-config:read receipts:write' }),
+      );
       expectProblem(res, 403, 'INSUFFICIENT_SCOPE');
       expect(res.body.detail).toContain('receipts:read');
     });
@@ -135,12 +161,14 @@ describe('authentication and tenancy', () => {
   });
 
   it('answers 404 for a UUID that belongs to another tenant, exactly as for one that does not exist', async () => {
-    const [{ id: foreignConfigId }] = (await owner.query(
+    const [{ id: foreignConfigId }] = await owner.query<{ id: string }[]>(
       'SELECT id FROM tenant_configurations WHERE tenant_id = $1',
       [tenantB.id],
-    )) as { id: string }[];
+    );
     // A receipt id of tenant B does not exist for tenant A: same answer as a random UUID.
-    const foreign = await request(t.server).get(`/receipts/${foreignConfigId}`).set(as(tenantA.key));
+    const foreign = await request(t.server)
+      .get(`/receipts/${foreignConfigId}`)
+      .set(as(tenantA.key));
     const random = await request(t.server)
       .get('/receipts/6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b')
       .set(as(tenantA.key));
@@ -164,7 +192,9 @@ describe('authentication and tenancy', () => {
         .post('/receipts/search')
         .set(as(tenantA.key))
         .set('content-type', 'application/json')
-        .send(JSON.stringify([{ field: 'keyword', type: 'CONTAINS', query: 'x'.repeat(1_100_000) }]));
+        .send(
+          JSON.stringify([{ field: 'keyword', type: 'CONTAINS', query: 'x'.repeat(1_100_000) }]),
+        );
       expect(res.status).toBe(413);
       expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
     });
@@ -186,7 +216,10 @@ describe('authentication and tenancy', () => {
       const res = await request(t.server).get('/docs-json');
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['bearer', 'tenant']);
-      expect(res.body.components.securitySchemes.tenant).toMatchObject({ in: 'header', name: 'x-tenant-id' });
+      expect(res.body.components.securitySchemes.tenant).toMatchObject({
+        in: 'header',
+        name: 'x-tenant-id',
+      });
       expect(res.body.paths['/receipts/search'].post).toBeDefined();
       expect(res.body.paths['/tenant/configuration'].put).toBeDefined();
     });

@@ -47,15 +47,22 @@ describe('database security', () => {
   });
 
   it('every tenant-owned table has row-level security enabled and forced, with a policy', async () => {
-    const rows = (await owner.query(
+    const rows = await owner.query<
+      { relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean; policies: number }[]
+    >(
       `SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity,
               (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
          FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY($1)`,
       [TENANT_OWNED],
-    )) as { relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean; policies: number }[];
+    );
     expect(rows.map((r) => r.relname).sort()).toEqual([...TENANT_OWNED].sort());
     for (const r of rows) {
-      expect({ table: r.relname, enabled: r.relrowsecurity, forced: r.relforcerowsecurity, hasPolicy: r.policies > 0 }).toEqual({
+      expect({
+        table: r.relname,
+        enabled: r.relrowsecurity,
+        forced: r.relforcerowsecurity,
+        hasPolicy: r.policies > 0,
+      }).toEqual({
         table: r.relname,
         enabled: true,
         forced: true,
@@ -65,19 +72,21 @@ describe('database security', () => {
   });
 
   it('every tenant-owned table leads its primary key with tenant_id', async () => {
-    const rows = (await owner.query(
+    const rows = await owner.query<{ relname: string; attname: string }[]>(
       `SELECT c.relname, a.attname
          FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
          JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
         WHERE i.indisprimary AND c.relname = ANY($1)`,
       [TENANT_OWNED],
-    )) as { relname: string; attname: string }[];
+    );
     expect(rows).toHaveLength(TENANT_OWNED.length);
     for (const r of rows) expect(`${r.relname}.${r.attname}`).toBe(`${r.relname}.tenant_id`);
   });
 
   it('without app.tenant_id the application role sees no rows', async () => {
-    const counts = (await owner.query('SELECT count(*)::int AS n FROM tenant_configurations')) as { n: number }[];
+    const counts = await owner.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM tenant_configurations',
+    );
     expect(counts[0].n).toBeGreaterThanOrEqual(2);
     for (const table of TENANT_OWNED) {
       const { rows } = await app.query(`SELECT count(*)::int AS n FROM ${table}`);
@@ -119,7 +128,9 @@ describe('database security', () => {
   });
 
   it('the application role cannot change the schema or delete receipts', async () => {
-    await expect(app.query('DROP TABLE receipts')).rejects.toThrow(/must be owner|permission denied/);
+    await expect(app.query('DROP TABLE receipts')).rejects.toThrow(
+      /must be owner|permission denied/,
+    );
     await expect(app.query('DELETE FROM receipts')).rejects.toThrow(/permission denied/);
   });
 });

@@ -1,7 +1,12 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Tenant } from '@/tenants/tenant.entity';
-import { compareText, defaultOrder, FixtureReceipt, seedSearchFixtures } from './support/search-fixtures';
+import {
+  compareText,
+  defaultOrder,
+  FixtureReceipt,
+  seedSearchFixtures,
+} from './support/search-fixtures';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
@@ -29,7 +34,11 @@ describe('POST /receipts/search', () => {
   });
 
   const search = (filters: unknown, query: Record<string, unknown> = {}, key = tenant.key) =>
-    request(t.server).post('/receipts/search').query(query).set(as(key)).send(filters as object);
+    request(t.server)
+      .post('/receipts/search')
+      .query(query)
+      .set(as(key))
+      .send(filters as object);
 
   /** Runs a search for all rows (size 500) and returns ids in order. */
   const ids = async (filters: Filter[], query: Record<string, unknown> = {}) => {
@@ -37,12 +46,26 @@ describe('POST /receipts/search', () => {
     expect(res.status).toBe(200);
     return (res.body.content as { id: string }[]).map((r) => r.id);
   };
-  const expected = (predicate: (r: FixtureReceipt) => boolean) => data.filter(predicate).sort(defaultOrder).map((r) => r.id);
+  const expected = (predicate: (r: FixtureReceipt) => boolean) =>
+    data
+      .filter(predicate)
+      .sort(defaultOrder)
+      .map((r) => r.id);
 
   it('returns the page object with embedded split and demand, money per the tenant', async () => {
     const res = await search([], { size: 5 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ empty: false, first: true, last: false, from: 1, to: 5, pageNumber: 0, pageSize: 5, totalElements: data.length, totalPages: Math.ceil(data.length / 5) });
+    expect(res.body).toMatchObject({
+      empty: false,
+      first: true,
+      last: false,
+      from: 1,
+      to: 5,
+      pageNumber: 0,
+      pageSize: 5,
+      totalElements: data.length,
+      totalPages: Math.ceil(data.length / 5),
+    });
     const top = [...data].sort(defaultOrder)[0];
     const r = res.body.content[0];
     expect(r).toEqual({
@@ -52,7 +75,12 @@ describe('POST /receipts/search', () => {
       booking: top.booking,
       payerType: top.payerType,
       receiptNumber: top.receiptNumber,
-      amount: { amount: Number(top.amount), currency: 'INR', currencySymbol: '₹', formatted: expect.any(String) },
+      amount: {
+        amount: Number(top.amount),
+        currency: 'INR',
+        currencySymbol: '₹',
+        formatted: expect.any(String),
+      },
       paymentMode: top.paymentMode,
       transactionRef: top.transactionRef,
       receivedDate: top.receivedDate,
@@ -75,7 +103,12 @@ describe('POST /receipts/search', () => {
         milestone: top.milestone,
         demandType: top.demandType,
         demandNumber: top.demandNumber,
-        totalAmount: { amount: 200000, currency: 'INR', currencySymbol: '₹', formatted: '2,00,000.00' },
+        totalAmount: {
+          amount: 200000,
+          currency: 'INR',
+          currencySymbol: '₹',
+          formatted: '2,00,000.00',
+        },
         dueDate: top.dueDate,
         remarks: 'fixture demand',
         status: top.demandStatus,
@@ -89,8 +122,17 @@ describe('POST /receipts/search', () => {
   });
 
   it('formats money with the tenant locale (en-US tenant)', async () => {
-    const res = await search([{ field: 'amount', query: '1000,1000000', type: 'BETWEEN' }], { size: 1 }, other.key);
-    expect(res.body.content[0].demandMeta.totalAmount).toEqual({ amount: 200000, currency: 'USD', currencySymbol: '$', formatted: '200,000.00' });
+    const res = await search(
+      [{ field: 'amount', query: '1000,1000000', type: 'BETWEEN' }],
+      { size: 1 },
+      other.key,
+    );
+    expect(res.body.content[0].demandMeta.totalAmount).toEqual({
+      amount: 200000,
+      currency: 'USD',
+      currencySymbol: '$',
+      formatted: '200,000.00',
+    });
   });
 
   it('treats no body like an empty array', async () => {
@@ -103,56 +145,192 @@ describe('POST /receipts/search', () => {
     const cases: [string, Filter[], (r: FixtureReceipt) => boolean][] = [
       // uuid
       ['uuid EQUALS', [{ field: 'demand', query: '', type: 'EQUALS' }], () => true],
-      ['enum EQUALS (case-insensitive value)', [{ field: 'paymentMode', query: 'neft', type: 'eq' }], (r) => r.paymentMode === 'NEFT'],
-      ['enum NOT_EQUALS', [{ field: 'status', query: 'ACTIVE', type: '!=' }], (r) => r.status !== 'ACTIVE'],
-      ['enum IN', [{ field: 'paymentMode', query: 'NEFT, RTGS,UPI', type: 'in' }], (r) => ['NEFT', 'RTGS', 'UPI'].includes(r.paymentMode)],
-      ['enum NOT_IN', [{ field: 'payerType', query: 'BANK', type: 'not_in' }], (r) => r.payerType !== 'BANK'],
-      ['text EQUALS is case-insensitive', [{ field: 'receiptNumber', query: 'a-rct-005', type: 'EQUALS' }], (r) => r.receiptNumber === 'A-RCT-005'],
-      ['text CONTAINS', [{ field: 'receiptNumber', query: 'rct-01', type: 'like' }], (r) => r.receiptNumber.includes('RCT-01')],
-      ['text CONTAINS treats % and _ literally', [{ field: 'transactionRef', query: '_x%', type: 'CONTAINS' }], (r) => r.transactionRef.toLowerCase().includes('_x%')],
-      ['text NOT_CONTAINS', [{ field: 'transactionRef', query: 'UTR', type: 'NOT_CONTAINS' }], (r) => !r.transactionRef.includes('UTR')],
-      ['text STARTS_WITH', [{ field: 'demandNumber', query: 'A-DMD-1', type: 'STARTS_WITH' }], (r) => r.demandNumber.startsWith('A-DMD-1')],
-      ['text ENDS_WITH', [{ field: 'demandSplitMeta.demandSplitNumber', query: '/s1', type: 'ends_with' }], (r) => r.demandSplitNumber.endsWith('/S1')],
-      ['text EQUALS empty string', [{ field: 'transactionRef', query: '', type: 'EQUALS' }], (r) => r.transactionRef === ''],
-      ['text IN', [{ field: 'buyerName', query: 'ananya iyer,Meera Nair', type: 'IN' }], (r) => ['Ananya Iyer', 'Meera Nair'].includes(r.buyerName)],
-      ['number GT', [{ field: 'amount', query: '10000', type: 'GT' }], (r) => Number(r.amount) > 10000],
-      ['number GTE', [{ field: 'amount', query: '10000.25', type: '>=' }], (r) => Number(r.amount) >= 10000.25],
-      ['number LT', [{ field: 'amount', query: '5000', type: 'lt' }], (r) => Number(r.amount) < 5000],
-      ['number LTE', [{ field: 'amount', query: '5000.5', type: 'LTE' }], (r) => Number(r.amount) <= 5000.5],
-      ['number EQUALS', [{ field: 'amount', query: '3000.50', type: 'EQUALS' }], (r) => r.amount === '3000.50'],
-      ['number BETWEEN (inclusive)', [{ field: 'amount', query: '2000.25,6000', type: 'BETWEEN' }], (r) => Number(r.amount) >= 2000.25 && Number(r.amount) <= 6000],
-      ['date BETWEEN (inclusive)', [{ field: 'receivedDate', query: '2025-03-04,2025-06-07', type: 'BETWEEN' }], (r) => r.receivedDate >= '2025-03-04' && r.receivedDate <= '2025-06-07'],
-      ['date GTE on a joined field', [{ field: 'demandMeta.dueDate', query: '2025-04-01', type: 'GTE' }], (r) => r.dueDate >= '2025-04-01'],
-      ['date NOT_EQUALS', [{ field: 'receivedDate', query: '2025-01-01', type: 'ne' }], (r) => r.receivedDate !== '2025-01-01'],
-      ['nullable uuid IS_NULL', [{ field: 'milestone', type: 'IS_NULL' }], (r) => r.milestone === null],
-      ['nullable uuid IS_NOT_NULL', [{ field: 'demandMeta.milestone', query: 'ignored', type: 'is_not_null' }], (r) => r.milestone !== null],
-      ['enum on split', [{ field: 'demandSplitMeta.status', query: 'PARTIALLY_PAID', type: 'EQUALS' }], (r) => r.splitStatus === 'PARTIALLY_PAID'],
-      ['enum on demand with alias', [{ field: 'demandType', query: 'MILESTONE', type: 'EQUALS' }], (r) => r.demandType === 'MILESTONE'],
-      ['keyword across buyer name', [{ field: 'keyword', query: 'KAPOOR', type: 'CONTAINS' }], (r) => r.buyerName === 'Rohan Kapoor'],
-      ['keyword across receipt number', [{ field: 'keyword', query: 'rct-02', type: 'CONTAINS' }], (r) => r.receiptNumber.includes('RCT-02')],
-      ['AND of several filters on three tables', [
-        { field: 'status', query: 'ACTIVE', type: 'EQUALS' },
-        { field: 'payerId', query: '', type: 'IS_NOT_NULL' },
-        { field: 'demandMeta.status', query: 'PARTIALLY_PAID', type: 'EQUALS' },
-        { field: 'amount', query: '4000', type: 'GT' },
-      ], (r) => r.status === 'ACTIVE' && r.demandStatus === 'PARTIALLY_PAID' && Number(r.amount) > 4000],
+      [
+        'enum EQUALS (case-insensitive value)',
+        [{ field: 'paymentMode', query: 'neft', type: 'eq' }],
+        (r) => r.paymentMode === 'NEFT',
+      ],
+      [
+        'enum NOT_EQUALS',
+        [{ field: 'status', query: 'ACTIVE', type: '!=' }],
+        (r) => r.status !== 'ACTIVE',
+      ],
+      [
+        'enum IN',
+        [{ field: 'paymentMode', query: 'NEFT, RTGS,UPI', type: 'in' }],
+        (r) => ['NEFT', 'RTGS', 'UPI'].includes(r.paymentMode),
+      ],
+      [
+        'enum NOT_IN',
+        [{ field: 'payerType', query: 'BANK', type: 'not_in' }],
+        (r) => r.payerType !== 'BANK',
+      ],
+      [
+        'text EQUALS is case-insensitive',
+        [{ field: 'receiptNumber', query: 'a-rct-005', type: 'EQUALS' }],
+        (r) => r.receiptNumber === 'A-RCT-005',
+      ],
+      [
+        'text CONTAINS',
+        [{ field: 'receiptNumber', query: 'rct-01', type: 'like' }],
+        (r) => r.receiptNumber.includes('RCT-01'),
+      ],
+      [
+        'text CONTAINS treats % and _ literally',
+        [{ field: 'transactionRef', query: '_x%', type: 'CONTAINS' }],
+        (r) => r.transactionRef.toLowerCase().includes('_x%'),
+      ],
+      [
+        'text NOT_CONTAINS',
+        [{ field: 'transactionRef', query: 'UTR', type: 'NOT_CONTAINS' }],
+        (r) => !r.transactionRef.includes('UTR'),
+      ],
+      [
+        'text STARTS_WITH',
+        [{ field: 'demandNumber', query: 'A-DMD-1', type: 'STARTS_WITH' }],
+        (r) => r.demandNumber.startsWith('A-DMD-1'),
+      ],
+      [
+        'text ENDS_WITH',
+        [{ field: 'demandSplitMeta.demandSplitNumber', query: '/s1', type: 'ends_with' }],
+        (r) => r.demandSplitNumber.endsWith('/S1'),
+      ],
+      [
+        'text EQUALS empty string',
+        [{ field: 'transactionRef', query: '', type: 'EQUALS' }],
+        (r) => r.transactionRef === '',
+      ],
+      [
+        'text IN',
+        [{ field: 'buyerName', query: 'ananya iyer,Meera Nair', type: 'IN' }],
+        (r) => ['Ananya Iyer', 'Meera Nair'].includes(r.buyerName),
+      ],
+      [
+        'number GT',
+        [{ field: 'amount', query: '10000', type: 'GT' }],
+        (r) => Number(r.amount) > 10000,
+      ],
+      [
+        'number GTE',
+        [{ field: 'amount', query: '10000.25', type: '>=' }],
+        (r) => Number(r.amount) >= 10000.25,
+      ],
+      [
+        'number LT',
+        [{ field: 'amount', query: '5000', type: 'lt' }],
+        (r) => Number(r.amount) < 5000,
+      ],
+      [
+        'number LTE',
+        [{ field: 'amount', query: '5000.5', type: 'LTE' }],
+        (r) => Number(r.amount) <= 5000.5,
+      ],
+      [
+        'number EQUALS',
+        [{ field: 'amount', query: '3000.50', type: 'EQUALS' }],
+        (r) => r.amount === '3000.50',
+      ],
+      [
+        'number BETWEEN (inclusive)',
+        [{ field: 'amount', query: '2000.25,6000', type: 'BETWEEN' }],
+        (r) => Number(r.amount) >= 2000.25 && Number(r.amount) <= 6000,
+      ],
+      [
+        'date BETWEEN (inclusive)',
+        [{ field: 'receivedDate', query: '2025-03-04,2025-06-07', type: 'BETWEEN' }],
+        (r) => r.receivedDate >= '2025-03-04' && r.receivedDate <= '2025-06-07',
+      ],
+      [
+        'date GTE on a joined field',
+        [{ field: 'demandMeta.dueDate', query: '2025-04-01', type: 'GTE' }],
+        (r) => r.dueDate >= '2025-04-01',
+      ],
+      [
+        'date NOT_EQUALS',
+        [{ field: 'receivedDate', query: '2025-01-01', type: 'ne' }],
+        (r) => r.receivedDate !== '2025-01-01',
+      ],
+      [
+        'nullable uuid IS_NULL',
+        [{ field: 'milestone', type: 'IS_NULL' }],
+        (r) => r.milestone === null,
+      ],
+      [
+        'nullable uuid IS_NOT_NULL',
+        [{ field: 'demandMeta.milestone', query: 'ignored', type: 'is_not_null' }],
+        (r) => r.milestone !== null,
+      ],
+      [
+        'enum on split',
+        [{ field: 'demandSplitMeta.status', query: 'PARTIALLY_PAID', type: 'EQUALS' }],
+        (r) => r.splitStatus === 'PARTIALLY_PAID',
+      ],
+      [
+        'enum on demand with alias',
+        [{ field: 'demandType', query: 'MILESTONE', type: 'EQUALS' }],
+        (r) => r.demandType === 'MILESTONE',
+      ],
+      [
+        'keyword across buyer name',
+        [{ field: 'keyword', query: 'KAPOOR', type: 'CONTAINS' }],
+        (r) => r.buyerName === 'Rohan Kapoor',
+      ],
+      [
+        'keyword across receipt number',
+        [{ field: 'keyword', query: 'rct-02', type: 'CONTAINS' }],
+        (r) => r.receiptNumber.includes('RCT-02'),
+      ],
+      [
+        'AND of several filters on three tables',
+        [
+          { field: 'status', query: 'ACTIVE', type: 'EQUALS' },
+          { field: 'payerId', query: '', type: 'IS_NOT_NULL' },
+          { field: 'demandMeta.status', query: 'PARTIALLY_PAID', type: 'EQUALS' },
+          { field: 'amount', query: '4000', type: 'GT' },
+        ],
+        (r) =>
+          r.status === 'ACTIVE' && r.demandStatus === 'PARTIALLY_PAID' && Number(r.amount) > 4000,
+      ],
     ];
-    it.each(cases.filter(([name]) => name !== 'uuid EQUALS'))('%s', async (_name, filters, predicate) => {
-      const want = expected(predicate);
-      expect(want.length).toBeGreaterThan(0); // the fixture exercises the filter
-      expect(await ids(filters)).toEqual(want);
-    });
+    it.each(cases.filter(([name]) => name !== 'uuid EQUALS'))(
+      '%s',
+      async (_name, filters, predicate) => {
+        const want = expected(predicate);
+        expect(want.length).toBeGreaterThan(0); // the fixture exercises the filter
+        expect(await ids(filters)).toEqual(want);
+      },
+    );
 
     it('uuid EQUALS / NOT_EQUALS / IN on receipt and joined fields', async () => {
       const pick = data[5];
-      expect(await ids([{ field: 'id', query: pick.id.toUpperCase(), type: 'EQUALS' }])).toEqual([pick.id]);
-      expect(await ids([{ field: 'demand', query: pick.demand, type: 'EQUALS' }])).toEqual(expected((r) => r.demand === pick.demand));
-      expect(await ids([{ field: 'booking', query: pick.booking, type: 'NE' }])).toEqual(expected((r) => r.booking !== pick.booking));
-      expect(await ids([{ field: 'demandSplit', query: `${data[0].demandSplit},${data[9].demandSplit}`, type: 'IN' }])).toEqual(
-        expected((r) => r.demandSplit === data[0].demandSplit || r.demandSplit === data[9].demandSplit),
+      expect(await ids([{ field: 'id', query: pick.id.toUpperCase(), type: 'EQUALS' }])).toEqual([
+        pick.id,
+      ]);
+      expect(await ids([{ field: 'demand', query: pick.demand, type: 'EQUALS' }])).toEqual(
+        expected((r) => r.demand === pick.demand),
       );
-      expect(await ids([{ field: 'demandSplitMeta.payerId', query: pick.payerId, type: 'EQUALS' }])).toEqual(expected((r) => r.payerId === pick.payerId));
-      expect(await ids([{ field: 'unit', query: pick.unit, type: 'EQUALS' }])).toEqual(expected((r) => r.unit === pick.unit));
+      expect(await ids([{ field: 'booking', query: pick.booking, type: 'NE' }])).toEqual(
+        expected((r) => r.booking !== pick.booking),
+      );
+      expect(
+        await ids([
+          {
+            field: 'demandSplit',
+            query: `${data[0].demandSplit},${data[9].demandSplit}`,
+            type: 'IN',
+          },
+        ]),
+      ).toEqual(
+        expected(
+          (r) => r.demandSplit === data[0].demandSplit || r.demandSplit === data[9].demandSplit,
+        ),
+      );
+      expect(
+        await ids([{ field: 'demandSplitMeta.payerId', query: pick.payerId, type: 'EQUALS' }]),
+      ).toEqual(expected((r) => r.payerId === pick.payerId));
+      expect(await ids([{ field: 'unit', query: pick.unit, type: 'EQUALS' }])).toEqual(
+        expected((r) => r.unit === pick.unit),
+      );
     });
   });
 
@@ -161,12 +339,19 @@ describe('POST /receipts/search', () => {
       expect(await ids([])).toEqual([...data].sort(defaultOrder).map((r) => r.id));
     });
     it('sorts by amount asc then by the id tie-breaker', async () => {
-      const want = [...data].sort((a, b) => Number(a.amount) - Number(b.amount) || compareText(b.id, a.id)).map((r) => r.id);
+      const want = [...data]
+        .sort((a, b) => Number(a.amount) - Number(b.amount) || compareText(b.id, a.id))
+        .map((r) => r.id);
       expect(await ids([], { sort: 'amount,asc' })).toEqual(want);
     });
     it('accepts repeated sort parameters', async () => {
       const want = [...data]
-        .sort((a, b) => compareText(a.paymentMode, b.paymentMode) || compareText(b.receiptNumber, a.receiptNumber) || compareText(b.id, a.id))
+        .sort(
+          (a, b) =>
+            compareText(a.paymentMode, b.paymentMode) ||
+            compareText(b.receiptNumber, a.receiptNumber) ||
+            compareText(b.id, a.id),
+        )
         .map((r) => r.id);
       expect(await ids([], { sort: ['paymentMode,asc', 'receiptNumber,DESC'] })).toEqual(want);
     });
@@ -187,56 +372,150 @@ describe('POST /receipts/search', () => {
     const total = () => data.length; // 24
     it('first page', async () => {
       const res = await search([], { page: 0, size: 10 });
-      expect(res.body).toMatchObject({ first: true, last: false, from: 1, to: 10, totalElements: total(), totalPages: 3, empty: false });
+      expect(res.body).toMatchObject({
+        first: true,
+        last: false,
+        from: 1,
+        to: 10,
+        totalElements: total(),
+        totalPages: 3,
+        empty: false,
+      });
     });
     it('middle page', async () => {
       const res = await search([], { page: 1, size: 10 });
-      expect(res.body).toMatchObject({ first: false, last: false, from: 11, to: 20, pageNumber: 1 });
-      expect(res.body.content.map((r: { id: string }) => r.id)).toEqual([...data].sort(defaultOrder).slice(10, 20).map((r) => r.id));
+      expect(res.body).toMatchObject({
+        first: false,
+        last: false,
+        from: 11,
+        to: 20,
+        pageNumber: 1,
+      });
+      expect(res.body.content.map((r: { id: string }) => r.id)).toEqual(
+        [...data]
+          .sort(defaultOrder)
+          .slice(10, 20)
+          .map((r) => r.id),
+      );
     });
     it('last (partial) page', async () => {
       const res = await search([], { page: 2, size: 10 });
-      expect(res.body).toMatchObject({ first: false, last: true, from: 21, to: total(), totalElements: total(), totalPages: 3 });
+      expect(res.body).toMatchObject({
+        first: false,
+        last: true,
+        from: 21,
+        to: total(),
+        totalElements: total(),
+        totalPages: 3,
+      });
       expect(res.body.content).toHaveLength(total() - 20);
     });
     it('exactly full last page', async () => {
       const res = await search([], { page: 1, size: 12 });
-      expect(res.body).toMatchObject({ last: true, from: 13, to: 24, totalElements: 24, totalPages: 2 });
+      expect(res.body).toMatchObject({
+        last: true,
+        from: 13,
+        to: 24,
+        totalElements: 24,
+        totalPages: 2,
+      });
     });
     it('past the end: 200, empty content, true totals', async () => {
       const res = await search([], { page: 7, size: 10 });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ content: [], empty: true, first: false, last: true, from: 0, to: 0, totalElements: total(), totalPages: 3 });
+      expect(res.body).toMatchObject({
+        content: [],
+        empty: true,
+        first: false,
+        last: true,
+        from: 0,
+        to: 0,
+        totalElements: total(),
+        totalPages: 3,
+      });
     });
     it('empty result', async () => {
-      const res = await search([{ field: 'receiptNumber', query: 'nothing-like-this', type: 'EQUALS' }]);
-      expect(res.body).toMatchObject({ content: [], empty: true, first: true, last: true, from: 0, to: 0, totalElements: 0, totalPages: 0 });
+      const res = await search([
+        { field: 'receiptNumber', query: 'nothing-like-this', type: 'EQUALS' },
+      ]);
+      expect(res.body).toMatchObject({
+        content: [],
+        empty: true,
+        first: true,
+        last: true,
+        from: 0,
+        to: 0,
+        totalElements: 0,
+        totalPages: 0,
+      });
     });
-    it.each([
-      [{ page: -1 }],
-      [{ page: 'abc' }],
-      [{ size: 0 }],
-      [{ size: 501 }],
-      [{ size: 2.5 }],
-    ])('rejects %p', async (query) => {
-      const res = await search([], query);
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('SEARCH_INVALID_PAGING');
-    });
+    it.each([[{ page: -1 }], [{ page: 'abc' }], [{ size: 0 }], [{ size: 501 }], [{ size: 2.5 }]])(
+      'rejects %p',
+      async (query) => {
+        const res = await search([], query);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('SEARCH_INVALID_PAGING');
+      },
+    );
   });
 
   describe('bad input is a 400 naming the filter and what is allowed', () => {
     const cases: [string, unknown, string, RegExp][] = [
-      ['unknown field', [{ field: 'colour', query: 'x', type: 'EQUALS' }], 'SEARCH_UNKNOWN_FIELD', /filters\[0\]/],
-      ['unknown operator', [{ field: 'amount', query: '1', type: 'ABOUT' }], 'SEARCH_UNKNOWN_OPERATOR', /EQUALS/],
-      ['operator not allowed for the type', [{ field: 'amount', query: '1', type: 'CONTAINS' }], 'SEARCH_OPERATOR_NOT_ALLOWED', /GT/],
-      ['bad uuid', [{ field: 'demand', query: 'not-a-uuid', type: 'EQUALS' }], 'SEARCH_INVALID_QUERY', /UUID/i],
-      ['bad date', [{ field: 'receivedDate', query: '2025-02-30', type: 'EQUALS' }], 'SEARCH_INVALID_QUERY', /date/i],
-      ['bad decimal', [{ field: 'amount', query: '12.345', type: 'EQUALS' }], 'SEARCH_INVALID_QUERY', /decimal/i],
-      ['bad enum', [{ field: 'paymentMode', query: 'BITCOIN', type: 'EQUALS' }], 'SEARCH_INVALID_QUERY', /NEFT/],
-      ['BETWEEN with one value', [{ field: 'amount', query: '1', type: 'BETWEEN' }], 'SEARCH_INVALID_QUERY', /two/i],
+      [
+        'unknown field',
+        [{ field: 'colour', query: 'x', type: 'EQUALS' }],
+        'SEARCH_UNKNOWN_FIELD',
+        /filters\[0\]/,
+      ],
+      [
+        'unknown operator',
+        [{ field: 'amount', query: '1', type: 'ABOUT' }],
+        'SEARCH_UNKNOWN_OPERATOR',
+        /EQUALS/,
+      ],
+      [
+        'operator not allowed for the type',
+        [{ field: 'amount', query: '1', type: 'CONTAINS' }],
+        'SEARCH_OPERATOR_NOT_ALLOWED',
+        /GT/,
+      ],
+      [
+        'bad uuid',
+        [{ field: 'demand', query: 'not-a-uuid', type: 'EQUALS' }],
+        'SEARCH_INVALID_QUERY',
+        /UUID/i,
+      ],
+      [
+        'bad date',
+        [{ field: 'receivedDate', query: '2025-02-30', type: 'EQUALS' }],
+        'SEARCH_INVALID_QUERY',
+        /date/i,
+      ],
+      [
+        'bad decimal',
+        [{ field: 'amount', query: '12.345', type: 'EQUALS' }],
+        'SEARCH_INVALID_QUERY',
+        /decimal/i,
+      ],
+      [
+        'bad enum',
+        [{ field: 'paymentMode', query: 'BITCOIN', type: 'EQUALS' }],
+        'SEARCH_INVALID_QUERY',
+        /NEFT/,
+      ],
+      [
+        'BETWEEN with one value',
+        [{ field: 'amount', query: '1', type: 'BETWEEN' }],
+        'SEARCH_INVALID_QUERY',
+        /two/i,
+      ],
       ['body is not an array', { field: 'amount' }, 'SEARCH_INVALID_BODY', /array/i],
-      ['more than 50 filters', Array.from({ length: 51 }, () => ({ field: 'amount', query: '1', type: 'GT' })), 'SEARCH_INVALID_BODY', /50/],
+      [
+        'more than 50 filters',
+        Array.from({ length: 51 }, () => ({ field: 'amount', query: '1', type: 'GT' })),
+        'SEARCH_INVALID_BODY',
+        /50/,
+      ],
     ];
     it.each(cases)('%s', async (_name, body, code, detail) => {
       const res = await search(body);

@@ -37,7 +37,11 @@ describe('tenant configuration', () => {
 
   const get = (key = tenant.key) => request(t.server).get('/tenant/configuration').set(as(key));
   const put = (body: unknown, key = tenant.key, headers: Record<string, string> = {}) =>
-    request(t.server).put('/tenant/configuration').set(as(key, { preferredUsername: 'arjun.mehta' })).set(headers).send(body as object);
+    request(t.server)
+      .put('/tenant/configuration')
+      .set(as(key, { preferredUsername: 'arjun.mehta' }))
+      .set(headers)
+      .send(body as object);
 
   it('every tenant starts with the default configuration', async () => {
     const res = await get();
@@ -67,12 +71,20 @@ describe('tenant configuration', () => {
     const again = await get();
     expect(again.body).toEqual(res.body);
     expect(again.headers.etag).toBe(res.headers.etag);
-    expect(new Date(res.body.modified).getTime()).toBeGreaterThanOrEqual(new Date(res.body.created).getTime());
+    expect(new Date(res.body.modified).getTime()).toBeGreaterThanOrEqual(
+      new Date(res.body.created).getTime(),
+    );
   });
 
   it('accepts back what GET returned (read-only fields are ignored)', async () => {
     const current = (await get()).body;
-    const res = await put({ ...current, id: '00000000-0000-4000-8000-000000000000', createdBy: 'mallory', created: '2000-01-01T00:00:00.000Z', receiptNumberPrefix: 'RX' });
+    const res = await put({
+      ...current,
+      id: '00000000-0000-4000-8000-000000000000',
+      createdBy: 'mallory',
+      created: '2000-01-01T00:00:00.000Z',
+      receiptNumberPrefix: 'RX',
+    });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(current.id);
     expect(res.body.createdBy).toBe(current.createdBy);
@@ -91,12 +103,42 @@ describe('tenant configuration', () => {
 
   describe('validation (400 problem+json naming the field)', () => {
     const cases: [string, Record<string, unknown>, string, RegExp][] = [
-      ['a pattern without {SEQ}', { receiptNumberPattern: '{PREFIX}{SEP}{FY}' }, 'receiptNumberPattern', /SEQ/],
-      ['a pattern with two {SEQ}', { receiptNumberPattern: '{SEQ}{SEQ:3}' }, 'receiptNumberPattern', /exactly once/],
-      ['an unknown token', { bookingNumberPattern: '{PREFIX}{FOO}{SEQ}' }, 'bookingNumberPattern', /\{FOO\}/],
-      ['{PARENT} in a receipt pattern', { receiptNumberPattern: '{PARENT}{SEQ}' }, 'receiptNumberPattern', /PARENT/],
-      ['a negative starting number', { receiptNumberStarting: -1 }, 'receiptNumberStarting', /less than 0/],
-      ['a fractional starting number', { demandNumberStarting: 1.5 }, 'demandNumberStarting', /integer/],
+      [
+        'a pattern without {SEQ}',
+        { receiptNumberPattern: '{PREFIX}{SEP}{FY}' },
+        'receiptNumberPattern',
+        /SEQ/,
+      ],
+      [
+        'a pattern with two {SEQ}',
+        { receiptNumberPattern: '{SEQ}{SEQ:3}' },
+        'receiptNumberPattern',
+        /exactly once/,
+      ],
+      [
+        'an unknown token',
+        { bookingNumberPattern: '{PREFIX}{FOO}{SEQ}' },
+        'bookingNumberPattern',
+        /\{FOO\}/,
+      ],
+      [
+        '{PARENT} in a receipt pattern',
+        { receiptNumberPattern: '{PARENT}{SEQ}' },
+        'receiptNumberPattern',
+        /PARENT/,
+      ],
+      [
+        'a negative starting number',
+        { receiptNumberStarting: -1 },
+        'receiptNumberStarting',
+        /less than 0/,
+      ],
+      [
+        'a fractional starting number',
+        { demandNumberStarting: 1.5 },
+        'demandNumberStarting',
+        /integer/,
+      ],
       ['a string active flag', { active: 'yes' }, 'active', /boolean/],
       ['a prefix with braces', { snagNumberPrefix: 'S{N}' }, 'snagNumberPrefix', /braces/],
       ['an unknown field', { colour: 'blue' }, 'colour', /unknown field/],
@@ -107,7 +149,9 @@ describe('tenant configuration', () => {
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/problem\+json/);
       expect(res.body.code).toBe('VALIDATION_FAILED');
-      const error = (res.body.errors as { field: string; message: string }[]).find((e) => e.field === field);
+      const error = (res.body.errors as { field: string; message: string }[]).find(
+        (e) => e.field === field,
+      );
       expect(error?.message).toMatch(message);
       expect((await get()).body).toEqual(before); // nothing half-written
     });
@@ -128,10 +172,14 @@ describe('tenant configuration', () => {
   describe('ETag and If-Match', () => {
     it('applies a PUT whose If-Match is current and refuses a stale one with 412', async () => {
       const first = await get();
-      const ok = await put({ ...VALID, snagNumberPrefix: 'S1' }, tenant.key, { 'if-match': first.headers.etag });
+      const ok = await put({ ...VALID, snagNumberPrefix: 'S1' }, tenant.key, {
+        'if-match': first.headers.etag,
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers.etag).not.toBe(first.headers.etag);
-      const stale = await put({ ...VALID, snagNumberPrefix: 'S2' }, tenant.key, { 'if-match': first.headers.etag });
+      const stale = await put({ ...VALID, snagNumberPrefix: 'S2' }, tenant.key, {
+        'if-match': first.headers.etag,
+      });
       expect(stale.status).toBe(412);
       expect(stale.body.code).toBe('CONFIGURATION_CHANGED');
       expect((await get()).body.snagNumberPrefix).toBe('S1');
@@ -141,7 +189,10 @@ describe('tenant configuration', () => {
   describe('history', () => {
     it('lists every version newest first with who changed what', async () => {
       const fresh = await t.createTenant();
-      await request(t.server).put('/tenant/configuration').set(as(fresh.key, { preferredUsername: 'priya' })).send(VALID);
+      await request(t.server)
+        .put('/tenant/configuration')
+        .set(as(fresh.key, { preferredUsername: 'priya' }))
+        .send(VALID);
       await request(t.server)
         .put('/tenant/configuration')
         .set(as(fresh.key, { sub: 'svc-42' }))
@@ -149,14 +200,28 @@ describe('tenant configuration', () => {
       const res = await request(t.server).get('/tenant/configuration/history').set(as(fresh.key));
       expect(res.status).toBe(200);
       expect(res.body.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
-      expect(res.body[0]).toMatchObject({ changedBy: 'svc-42', changes: [{ field: 'separator', from: '-', to: '/' }] });
+      expect(res.body[0]).toMatchObject({
+        changedBy: 'svc-42',
+        changes: [{ field: 'separator', from: '-', to: '/' }],
+      });
       expect(res.body[1].changedBy).toBe('priya');
-      expect(res.body[1].changes).toContainEqual({ field: 'receiptNumberPrefix', from: 'RCT', to: 'RC' });
+      expect(res.body[1].changes).toContainEqual({
+        field: 'receiptNumberPrefix',
+        from: 'RCT',
+        to: 'RC',
+      });
       expect(res.body[2]).toMatchObject({ changedBy: 'system', changes: [] });
       expect(res.body[0].configuration.separator).toBe('/');
       // another tenant's history is separate
-      const otherHistory = await request(t.server).get('/tenant/configuration/history').set(as(other.key));
-      expect(otherHistory.body.every((v: { configuration: { id: string } }) => v.configuration.id !== res.body[0].configuration.id)).toBe(true);
+      const otherHistory = await request(t.server)
+        .get('/tenant/configuration/history')
+        .set(as(other.key));
+      expect(
+        otherHistory.body.every(
+          (v: { configuration: { id: string } }) =>
+            v.configuration.id !== res.body[0].configuration.id,
+        ),
+      ).toBe(true);
     });
   });
 
@@ -166,9 +231,15 @@ describe('tenant configuration', () => {
       const res = await request(t.server)
         .post('/tenant/configuration/preview')
         .set(as(tenant.key))
-        .send({ ...VALID, receiptNumberPrefix: 'RECEIPT', receiptNumberPattern: '{PREFIX}{SEP}{FYYYY}{SEP}{SEQ:6}' });
+        .send({
+          ...VALID,
+          receiptNumberPrefix: 'RECEIPT',
+          receiptNumberPattern: '{PREFIX}{SEP}{FYYYY}{SEP}{SEQ:6}',
+        });
       expect(res.status).toBe(200);
-      const receipt = res.body.documents.find((d: { documentType: string }) => d.documentType === 'receipt');
+      const receipt = res.body.documents.find(
+        (d: { documentType: string }) => d.documentType === 'receipt',
+      );
       expect(receipt.next).toMatch(/^RECEIPT-\d{4}-\d{2}-000100$/);
       expect(receipt.warnings.join(' ')).toMatch(/16/);
       expect(res.body.documents.map((d: { documentType: string }) => d.documentType)).toEqual([
@@ -178,7 +249,9 @@ describe('tenant configuration', () => {
         'receipt',
         'snag',
       ]);
-      const split = res.body.documents.find((d: { documentType: string }) => d.documentType === 'demand-split');
+      const split = res.body.documents.find(
+        (d: { documentType: string }) => d.documentType === 'demand-split',
+      );
       expect(split.next).toMatch(/^DM-\d{2}-\d{2}-00010-01$/);
       expect((await get()).body).toEqual(before);
     });

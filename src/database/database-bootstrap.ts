@@ -40,7 +40,7 @@ export async function prepareDatabase(
       ownerUrl: config.databaseMigrationUrl,
       embedded: false,
       migrationsRun,
-      stop: async () => undefined,
+      stop: () => Promise.resolve(),
     };
   }
 
@@ -60,7 +60,13 @@ export async function prepareDatabase(
     }
     const appUrl = withCredentials(server.ownerUrl, APP_ROLE, secrets.appRolePassword);
     await assertUnprivileged(appUrl);
-    return { appUrl, ownerUrl: server.ownerUrl, embedded: true, migrationsRun, stop: server.stop };
+    return {
+      appUrl,
+      ownerUrl: server.ownerUrl,
+      embedded: true,
+      migrationsRun,
+      stop: () => server.stop(),
+    };
   } catch (error) {
     await server.stop();
     throw error;
@@ -72,7 +78,12 @@ export async function assertUnprivileged(appUrl: string): Promise<void> {
   const client = new Client({ connectionString: appUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean; owns: boolean }>(
+    const { rows } = await client.query<{
+      rolname: string;
+      rolsuper: boolean;
+      rolbypassrls: boolean;
+      owns: boolean;
+    }>(
       `SELECT r.rolname, r.rolsuper, r.rolbypassrls,
               EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid AND c.relkind = 'r'
                       AND c.relnamespace = 'public'::regnamespace) AS owns

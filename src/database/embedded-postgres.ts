@@ -62,7 +62,7 @@ export async function startEmbeddedPostgres(
   if (existsSync(runtimeFile)) {
     const { port } = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { port: number };
     if (await canConnect(urlFor(port))) {
-      return { ownerUrl: urlFor(port), port, stop: async () => undefined };
+      return { ownerUrl: urlFor(port), port, stop: () => Promise.resolve() };
     }
     rmSync(runtimeFile, { force: true });
   }

@@ -48,27 +48,31 @@ export class NumberingService {
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  async allocate(tenant: TenantContext, type: DocumentType, request: NumberRequest = {}): Promise<string> {
+  async allocate(
+    tenant: TenantContext,
+    type: DocumentType,
+    request: NumberRequest = {},
+  ): Promise<string> {
     const scheme = await this.scheme(tenant.tenantId, type);
     const ctx = this.renderContext(tenant, scheme, request);
     const key = counterKey(scheme.parsed, ctx);
     const em = this.txHost.tx;
     for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++) {
       // next_value is the next number to issue; Starting only ever moves a counter forward.
-      const rows = (await em.query(
+      const rows = await em.query<{ value: string }[]>(
         `INSERT INTO number_counters (tenant_id, document_type, counter_key, next_value)
          VALUES ($1, $2, $3, $4::bigint + 1)
          ON CONFLICT (tenant_id, document_type, counter_key) DO UPDATE
            SET next_value = GREATEST(number_counters.next_value, $4::bigint) + 1, updated_at = now()
          RETURNING (next_value - 1)::text AS value`,
         [tenant.tenantId, type, key, String(scheme.numbering.starting)],
-      )) as { value: string }[];
+      );
       const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
-      const issued = (await em.query(
+      const issued = await em.query<unknown[]>(
         `INSERT INTO issued_numbers (tenant_id, document_type, number) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING RETURNING number`,
         [tenant.tenantId, type, number],
-      )) as unknown[];
+      );
       // Taken already (by an older pattern that renders the same text): step over it.
       if (issued.length === 1) return number;
     }
@@ -87,17 +91,21 @@ export class NumberingService {
   ): Promise<string> {
     const scheme = this.schemeFrom(settings, type);
     const ctx = this.renderContext(tenant, scheme, request);
-    const rows = (await this.txHost.tx.query(
+    const rows = await this.txHost.tx.query<{ value: string }[]>(
       `SELECT next_value::text AS value FROM number_counters
         WHERE tenant_id = $1 AND document_type = $2 AND counter_key = $3`,
       [tenant.tenantId, type, counterKey(scheme.parsed, ctx)],
-    )) as { value: string }[];
+    );
     const starting = BigInt(scheme.numbering.starting);
     const current = rows.length > 0 ? BigInt(rows[0].value) : starting;
     return renderNumber(scheme.parsed, ctx, current > starting ? current : starting);
   }
 
-  renderContext(tenant: TenantContext, scheme: ResolvedScheme, request: NumberRequest): RenderContext {
+  renderContext(
+    tenant: TenantContext,
+    scheme: ResolvedScheme,
+    request: NumberRequest,
+  ): RenderContext {
     return {
       prefix: scheme.numbering.prefix,
       separator: scheme.separator,
@@ -108,16 +116,16 @@ export class NumberingService {
   }
 
   async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
-    const config = await this.txHost.tx
-      .getRepository(TenantConfiguration)
-      .findOneBy({ tenantId });
+    const config = await this.txHost.tx.getRepository(TenantConfiguration).findOneBy({ tenantId });
     return this.schemeFrom(config, type);
   }
 
   /** Inactive or missing configuration falls back to the built-in default scheme. */
   schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {
     const useDefault = !settings || !settings.active;
-    const numbering = useDefault ? DEFAULT_NUMBERING.documents[type] : documentNumbering(settings, type);
+    const numbering = useDefault
+      ? DEFAULT_NUMBERING.documents[type]
+      : documentNumbering(settings, type);
     const separator = useDefault ? DEFAULT_NUMBERING.separator : settings.separator;
     return { numbering: { ...numbering }, separator, parsed: this.parse(numbering.pattern, type) };
   }

@@ -3,7 +3,13 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import { RECEIPT_ROW_SELECT, ReceiptPage, ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
+import {
+  RECEIPT_ROW_SELECT,
+  ReceiptPage,
+  ReceiptRow,
+  ReceiptView,
+  toReceiptView,
+} from './dto/receipt.view';
 import { parseSearchRequest, RawSearchQuery } from './search/search-request';
 import { compileSearch } from './search/search-sql';
 
@@ -22,12 +28,12 @@ export class ReceiptsService {
     const sql = compileSearch(parsed, tenant.tenantId);
     const em = this.txHost.tx;
 
-    const ids = ((await em.query(sql.idsSql, sql.idsParams)) as { id: string }[]).map((r) => r.id);
+    const ids = (await em.query<{ id: string }[]>(sql.idsSql, sql.idsParams)).map((r) => r.id);
     const offset = parsed.page * parsed.size;
     const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
     const totalElements = pageIsShort
       ? offset + ids.length
-      : Number(((await em.query(sql.countSql, sql.countParams)) as { total: string }[])[0].total);
+      : Number((await em.query<{ total: string }[]>(sql.countSql, sql.countParams))[0].total);
 
     const content = await this.loadByIds(tenant, ids);
     const totalPages = Math.ceil(totalElements / parsed.size);
@@ -54,10 +60,10 @@ export class ReceiptsService {
   /** Receipts with their split and demand, in the order of `ids`. */
   async loadByIds(tenant: TenantContext, ids: string[]): Promise<ReceiptView[]> {
     if (ids.length === 0) return [];
-    const rows = (await this.txHost.tx.query(
+    const rows = await this.txHost.tx.query<ReceiptRow[]>(
       `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
       [tenant.tenantId, ids],
-    )) as ReceiptRow[];
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);

@@ -12,10 +12,12 @@ import {
 } from './dto/tenant-configuration.dto';
 import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
 
-const withEtag = (res: Response) => ({ view, etag }: ConfigurationWithEtag) => {
-  res.setHeader('ETag', etag);
-  return view;
-};
+const withEtag =
+  (res: Response) =>
+  ({ view, etag }: ConfigurationWithEtag) => {
+    res.setHeader('ETag', etag);
+    return view;
+  };
 
 @ApiTags('tenant configuration')
 @Controller('tenant/configuration')
@@ -63,8 +65,10 @@ export class TenantConfigController {
   @HttpCode(200)
   @RequireScopes('tenant-config:read')
   @ApiOperation({
-    summary: 'Preview a candidate configuration: the next number per document type today, and warnings.',
-    description: 'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
+    summary:
+      'Preview a candidate configuration: the next number per document type today, and warnings.',
+    description:
+      'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
   })
   @ApiOkResponse({ type: ConfigurationPreview })
   @ApiProblems(400, 401, 403)

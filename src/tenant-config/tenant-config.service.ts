@@ -28,7 +28,10 @@ export interface ConfigurationWithEtag {
 }
 
 export function defaultSettings(): NumberingSettings {
-  const settings: Record<string, unknown> = { separator: DEFAULT_NUMBERING.separator, active: true };
+  const settings: Record<string, unknown> = {
+    separator: DEFAULT_NUMBERING.separator,
+    active: true,
+  };
   for (const type of DOCUMENT_TYPES) {
     const d = DEFAULT_NUMBERING.documents[type];
     settings[`${FIELD_STEM[type]}NumberPrefix`] = d.prefix;
@@ -91,7 +94,7 @@ export class TenantConfigService {
         'The configuration changed since it was read (If-Match does not match the current ETag); GET it again and retry.',
       );
     }
-    const next = pickSettings(input as unknown as NumberingSettings);
+    const next = pickSettings(input);
     const changes = SETTINGS_FIELDS.filter((f) => current[f] !== next[f]).map((field) => ({
       field,
       from: current[field],
@@ -124,20 +127,28 @@ export class TenantConfigService {
   }
 
   /** Next number per document type under a candidate configuration; stores nothing. */
-  async preview(tenant: TenantContext, input: TenantConfigurationInput): Promise<ConfigurationPreview> {
-    const candidate = pickSettings(input as unknown as NumberingSettings);
+  async preview(
+    tenant: TenantContext,
+    input: TenantConfigurationInput,
+  ): Promise<ConfigurationPreview> {
+    const candidate = pickSettings(input);
     const today = localDateInZone(new Date(), tenant.timezone);
     const documents: ConfigurationPreview['documents'] = [];
     const nextOf: Partial<Record<string, string>> = {};
     for (const type of DOCUMENT_TYPES) {
       // A parent's own preview stands in for {PARENT}.
-      const parent = type === 'demand' ? nextOf.booking : type === 'demand-split' ? nextOf.demand : undefined;
+      const parent =
+        type === 'demand' ? nextOf.booking : type === 'demand-split' ? nextOf.demand : undefined;
       const next = await this.numbering.peek(tenant, type, candidate, { date: today, parent });
       nextOf[type] = next;
       const scheme = this.numbering.schemeFrom(candidate, type);
       const ctx = this.numbering.renderContext(tenant, scheme, { date: today, parent });
       const seq = BigInt(next.length > 0 ? 1 : 0); // warnings depend on the layout, not the value
-      documents.push({ documentType: type, next, warnings: numberWarnings(scheme.parsed, ctx, seq) });
+      documents.push({
+        documentType: type,
+        next,
+        warnings: numberWarnings(scheme.parsed, ctx, seq),
+      });
     }
     return { date: formatLocalDate(today), active: candidate.active, documents };
   }
@@ -167,13 +178,13 @@ export class TenantConfigService {
     const history = this.txHost.tx.getRepository(TenantConfigurationHistory);
     await history.save(
       history.create({
-      tenantId: config.tenantId,
-      configurationId: config.id,
-      version: config.version,
-      snapshot: view as unknown as Record<string, unknown>,
-      changes,
-      changedAt: config.modified,
-      changedBy: config.lastModifiedBy,
+        tenantId: config.tenantId,
+        configurationId: config.id,
+        version: config.version,
+        snapshot: view as unknown as Record<string, unknown>,
+        changes,
+        changedAt: config.modified,
+        changedBy: config.lastModifiedBy,
       }),
     );
   }

@@ -27,7 +27,10 @@ export class TenantProvisioningService {
     return this.txHost.withTransaction(async () => {
       const repo = this.txHost.tx.getRepository(Tenant);
       if (await repo.existsBy({ key: input.key })) {
-        throw AppError.conflict('TENANT_EXISTS', `A tenant with key "${input.key}" already exists.`);
+        throw AppError.conflict(
+          'TENANT_EXISTS',
+          `A tenant with key "${input.key}" already exists.`,
+        );
       }
       const tenant = await repo.save(
         repo.create({
@@ -49,7 +52,8 @@ export class TenantProvisioningService {
 
 function validate(input: NewTenant): void {
   const problems: string[] = [];
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.key)) problems.push('key: lower-case letters, digits and -');
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.key))
+    problems.push('key: lower-case letters, digits and -');
   if (!input.name || input.name.length > 200) problems.push('name: 1 to 200 characters');
   if (input.currency !== undefined) {
     try {
@@ -59,7 +63,10 @@ function validate(input: NewTenant): void {
       problems.push('currency: an ISO 4217 code such as INR');
     }
   }
-  if (input.locale !== undefined && Intl.NumberFormat.supportedLocalesOf([input.locale]).length === 0) {
+  if (
+    input.locale !== undefined &&
+    Intl.NumberFormat.supportedLocalesOf([input.locale]).length === 0
+  ) {
     problems.push('locale: a supported BCP 47 locale such as en-IN');
   }
   if (input.timezone !== undefined) {
@@ -69,7 +76,10 @@ function validate(input: NewTenant): void {
       problems.push('timezone: an IANA zone such as Asia/Kolkata');
     }
   }
-  if (input.fyStartMonth !== undefined && !(Number.isInteger(input.fyStartMonth) && input.fyStartMonth >= 1 && input.fyStartMonth <= 12)) {
+  if (
+    input.fyStartMonth !== undefined &&
+    !(Number.isInteger(input.fyStartMonth) && input.fyStartMonth >= 1 && input.fyStartMonth <= 12)
+  ) {
     problems.push('fyStartMonth: 1 to 12');
   }
   if (problems.length > 0) {

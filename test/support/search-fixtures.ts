@@ -25,7 +25,18 @@ export interface FixtureReceipt {
   splitStatus: string;
 }
 
-const MODES = ['CASH', 'CHEQUE', 'DEMAND_DRAFT', 'NEFT', 'RTGS', 'IMPS', 'UPI', 'CARD', 'ONLINE', 'OTHER'];
+const MODES = [
+  'CASH',
+  'CHEQUE',
+  'DEMAND_DRAFT',
+  'NEFT',
+  'RTGS',
+  'IMPS',
+  'UPI',
+  'CARD',
+  'ONLINE',
+  'OTHER',
+];
 const BUYERS = ['Ananya Iyer', 'Rohan Kapoor', 'Meera Nair'];
 
 /**
@@ -33,7 +44,11 @@ const BUYERS = ['Ananya Iyer', 'Rohan Kapoor', 'Meera Nair'];
  * search tests must not depend on the write side). Returns what was written so tests can compute
  * the expected answer themselves.
  */
-export async function seedSearchFixtures(owner: DataSource, tenantId: string, tag: string): Promise<FixtureReceipt[]> {
+export async function seedSearchFixtures(
+  owner: DataSource,
+  tenantId: string,
+  tag: string,
+): Promise<FixtureReceipt[]> {
   const receipts: FixtureReceipt[] = [];
   const milestone = randomUUID();
   for (let b = 0; b < 3; b++) {
@@ -52,9 +67,21 @@ export async function seedSearchFixtures(owner: DataSource, tenantId: string, ta
       const dueDate = `2025-0${d + 3}-1${b}`;
       const splitCount = 2;
       const splitAmount = 100000;
-      const splits: { id: string; payerType: string; payerId: string; number: string; paid: number }[] = [];
+      const splits: {
+        id: string;
+        payerType: string;
+        payerId: string;
+        number: string;
+        paid: number;
+      }[] = [];
       for (let s = 0; s < splitCount; s++) {
-        splits.push({ id: randomUUID(), payerType: s === 0 ? 'BUYER' : 'BANK', payerId: randomUUID(), number: `${demandNumber}/S${s}`, paid: 0 });
+        splits.push({
+          id: randomUUID(),
+          payerType: s === 0 ? 'BUYER' : 'BANK',
+          payerId: randomUUID(),
+          number: `${demandNumber}/S${s}`,
+          paid: 0,
+        });
       }
       const demandReceipts: Omit<FixtureReceipt, 'demandStatus' | 'splitStatus'>[] = [];
       for (let s = 0; s < splitCount; s++) {
@@ -87,20 +114,43 @@ export async function seedSearchFixtures(owner: DataSource, tenantId: string, ta
         }
       }
       const received = splits.reduce((sum, s) => sum + s.paid, 0);
-      const status = (paid: number, total: number) => (paid === 0 ? 'PENDING' : paid >= total ? 'PAID' : 'PARTIALLY_PAID');
+      const status = (paid: number, total: number) =>
+        paid === 0 ? 'PENDING' : paid >= total ? 'PAID' : 'PARTIALLY_PAID';
       const demandStatus = status(received, splitAmount * splitCount);
       await owner.query(
         `INSERT INTO demands (tenant_id, id, booking_id, unit_id, buyer_name, milestone_id, demand_type, demand_number,
                               total_amount, received_amount, due_date, demand_date, remarks, status, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-20', 'fixture demand', $12, 'fixture')`,
-        [tenantId, demandId, bookingId, unit, buyerName, isMilestone ? milestone : null, isMilestone ? 'MILESTONE' : 'MANUAL',
-          demandNumber, splitAmount * splitCount, received.toFixed(2), dueDate, demandStatus],
+        [
+          tenantId,
+          demandId,
+          bookingId,
+          unit,
+          buyerName,
+          isMilestone ? milestone : null,
+          isMilestone ? 'MILESTONE' : 'MANUAL',
+          demandNumber,
+          splitAmount * splitCount,
+          received.toFixed(2),
+          dueDate,
+          demandStatus,
+        ],
       );
       for (const s of splits) {
         await owner.query(
           `INSERT INTO demand_splits (tenant_id, id, demand_id, payer_type, payer_id, demand_split_number, amount, paid_amount, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [tenantId, s.id, demandId, s.payerType, s.payerId, s.number, splitAmount, s.paid.toFixed(2), status(s.paid, splitAmount)],
+          [
+            tenantId,
+            s.id,
+            demandId,
+            s.payerType,
+            s.payerId,
+            s.number,
+            splitAmount,
+            s.paid.toFixed(2),
+            status(s.paid, splitAmount),
+          ],
         );
       }
       for (const r of demandReceipts) {
@@ -110,8 +160,20 @@ export async function seedSearchFixtures(owner: DataSource, tenantId: string, ta
           `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
                                  payment_mode, transaction_ref, received_date, status, created_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'fixture')`,
-          [tenantId, r.id, r.demandSplit, r.demand, r.booking, r.payerType, r.receiptNumber, r.amount, r.paymentMode,
-            r.transactionRef, r.receivedDate, r.status],
+          [
+            tenantId,
+            r.id,
+            r.demandSplit,
+            r.demand,
+            r.booking,
+            r.payerType,
+            r.receiptNumber,
+            r.amount,
+            r.paymentMode,
+            r.transactionRef,
+            r.receivedDate,
+            r.status,
+          ],
         );
       }
     }

@@ -15,7 +15,9 @@ export interface TestApp {
   server: ReturnType<NestExpressApplication['getHttpServer']>;
   ownerUrl: string;
   appUrl: string;
-  createTenant(overrides?: Partial<Pick<Tenant, 'currency' | 'locale' | 'timezone' | 'fyStartMonth'>>): Promise<Tenant>;
+  createTenant(
+    overrides?: Partial<Pick<Tenant, 'currency' | 'locale' | 'timezone' | 'fyStartMonth'>>,
+  ): Promise<Tenant>;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,8 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const ownerUrl = process.env.TEST_DATABASE_URL;
   const appUrl = process.env.TEST_DATABASE_APP_URL;
-  if (!ownerUrl || !appUrl) throw new Error('TEST_DATABASE_URL / TEST_DATABASE_APP_URL not set (global setup)');
+  if (!ownerUrl || !appUrl)
+    throw new Error('TEST_DATABASE_URL / TEST_DATABASE_APP_URL not set (global setup)');
   await runMigrations(ownerUrl);
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -7,7 +7,10 @@ export interface Principal {
   scopes: Set<string>;
 }
 
-export function principalFromClaims(claims: Record<string, unknown>, tenantClaim: string): Principal {
+export function principalFromClaims(
+  claims: Record<string, unknown>,
+  tenantClaim: string,
+): Principal {
   const subject = typeof claims.sub === 'string' ? claims.sub : '';
   const preferred = claims.preferred_username;
   const rawTenants = claims[tenantClaim];

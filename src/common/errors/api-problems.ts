@@ -11,7 +11,8 @@ export class ProblemView {
   @ApiProperty({ example: 'https://errors.finance-service.dev/validation-failed' }) type: string;
   @ApiProperty({ example: 'Bad Request' }) title: string;
   @ApiProperty({ example: 400 }) status: number;
-  @ApiProperty({ example: 'The request is not valid: amount: amount must not be less than 0.01' }) detail: string;
+  @ApiProperty({ example: 'The request is not valid: amount: amount must not be less than 0.01' })
+  detail: string;
   @ApiProperty({ example: '/receipts' }) instance: string;
   @ApiProperty({ example: 'VALIDATION_FAILED' }) code: string;
   @ApiProperty({ example: '5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23' }) traceId: string;

@@ -1,11 +1,4 @@
-import {
-  ArgumentsHost,
-  Catch,
-  ExceptionFilter,
-  HttpException,
-  HttpStatus,
-  Logger,
-} from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -54,8 +47,10 @@ export class ProblemFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    const traceId = (req as Request & { id?: unknown }).id ?? randomUUID();
-    const problem = this.toProblem(exception, req, String(traceId));
+    // pino-http assigns req.id (from X-Request-Id or a new UUID): the same id is in the log line.
+    const reqId = (req as Request & { id?: unknown }).id;
+    const traceId = typeof reqId === 'string' ? reqId : randomUUID();
+    const problem = this.toProblem(exception, req, traceId);
 
     if (problem.status >= 500) {
       this.logger.error({ err: exception, traceId }, 'unhandled error');
@@ -94,14 +89,18 @@ export class ProblemFilter implements ExceptionFilter {
       const response = exception.getResponse();
       const message =
         typeof response === 'object' && response !== null && 'message' in response
-          ? (response as { message: unknown }).message
+          ? response.message
           : exception.message;
-      const detail = Array.isArray(message) ? message.join('; ') : String(message);
+      const detail = Array.isArray(message)
+        ? message.join('; ')
+        : typeof message === 'string'
+          ? message
+          : exception.message;
       const known = FRAMEWORK_CODES[status];
-      if (status === HttpStatus.NOT_FOUND) {
+      if (status === 404) {
         return this.simple(404, 'ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.`, base);
       }
-      if (status === HttpStatus.UNAUTHORIZED) {
+      if (status === 401) {
         return this.simple(401, 'UNAUTHENTICATED', 'A valid bearer token is required.', base);
       }
       return this.simple(status, known?.code ?? `HTTP_${status}`, detail, base);

@@ -5,5 +5,8 @@ import { AppError } from './app-error';
 export const uuidPipe = (name: string) =>
   new ParseUUIDPipe({
     exceptionFactory: () =>
-      AppError.validation([{ field: name, message: `${name} must be a UUID` }], `${name} must be a UUID.`),
+      AppError.validation(
+        [{ field: name, message: `${name} must be a UUID` }],
+        `${name} must be a UUID.`,
+      ),
   });

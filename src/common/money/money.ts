@@ -25,7 +25,11 @@ export function currencySymbol(currency: string, locale: string): string {
   let symbol = symbols.get(cacheKey);
   if (symbol === undefined) {
     symbol =
-      new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })
+      new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        currencyDisplay: 'narrowSymbol',
+      })
         .formatToParts(0)
         .find((p) => p.type === 'currency')?.value ?? currency;
     symbols.set(cacheKey, symbol);

@@ -7,6 +7,9 @@ export class MoneyView {
   currency: string;
   @ApiProperty({ example: '₹' })
   currencySymbol: string;
-  @ApiProperty({ example: '1,50,000.50', description: "Grouped per the tenant's locale, two decimals, no symbol." })
+  @ApiProperty({
+    example: '1,50,000.50',
+    description: "Grouped per the tenant's locale, two decimals, no symbol.",
+  })
   formatted: string;
 }

@@ -21,7 +21,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
         await this.txHost.tx.query(`SELECT set_config('app.tenant_id', $1, true)`, [
           tenant.tenantId,
         ]);
-        return lastValueFrom(next.handle(), { defaultValue: undefined });
+        return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
       }),
     );
   }

@@ -160,9 +160,9 @@ function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(cut(value));
   if (value === undefined) return 'undefined';
   try {
-    return cut(JSON.stringify(value) ?? String(value));
+    return cut(JSON.stringify(value) ?? typeof value);
   } catch {
-    return cut(String(value));
+    return typeof value;
   }
 }
 

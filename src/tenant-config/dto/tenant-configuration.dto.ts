@@ -25,7 +25,8 @@ function IsNumberPattern(type: DocumentType) {
       target: target.constructor,
       propertyName,
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && validatePattern(value, type) === null,
+        validate: (value: unknown) =>
+          typeof value === 'string' && validatePattern(value, type) === null,
         defaultMessage: (args: ValidationArguments) =>
           typeof args.value === 'string'
             ? (validatePattern(args.value, type) ?? 'invalid pattern')
@@ -36,11 +37,18 @@ function IsNumberPattern(type: DocumentType) {
 
 function Prefix(example: string, what: string) {
   return (target: object, key: string) => {
-    ApiProperty({ description: `Prefix of ${what} numbers ({PREFIX}); at most 20 characters, no braces.`, example, maxLength: 20 })(target, key);
+    ApiProperty({
+      description: `Prefix of ${what} numbers ({PREFIX}); at most 20 characters, no braces.`,
+      example,
+      maxLength: 20,
+    })(target, key);
     IsDefined()(target, key);
     IsString()(target, key);
     MaxLength(20)(target, key);
-    Matches(NO_BRACES, { message: `${key} must not contain braces or control characters` })(target, key);
+    Matches(NO_BRACES, { message: `${key} must not contain braces or control characters` })(
+      target,
+      key,
+    );
   };
 }
 
@@ -79,23 +87,43 @@ function Pattern(type: DocumentType, what: string, example = '{PREFIX}{SEP}{FY}{
  * fields may be sent back as received and are ignored; the other seventeen are required.
  */
 export class TenantConfigurationInput {
-  @ApiPropertyOptional({ description: 'Read-only; ignored on input.', example: '7b0e9c1e-2f4a-4d8e-9a57-1f0c2b3d4e5f', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Read-only; ignored on input.',
+    example: '7b0e9c1e-2f4a-4d8e-9a57-1f0c2b3d4e5f',
+    readOnly: true,
+  })
   @IsOptional()
   id?: unknown;
 
-  @ApiPropertyOptional({ description: 'Read-only; ignored on input.', example: '2026-04-01T09:30:00.000Z', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Read-only; ignored on input.',
+    example: '2026-04-01T09:30:00.000Z',
+    readOnly: true,
+  })
   @IsOptional()
   created?: unknown;
 
-  @ApiPropertyOptional({ description: 'Read-only; ignored on input.', example: 'priya.sharma', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Read-only; ignored on input.',
+    example: 'priya.sharma',
+    readOnly: true,
+  })
   @IsOptional()
   createdBy?: unknown;
 
-  @ApiPropertyOptional({ description: 'Read-only; ignored on input.', example: '2026-11-20T11:02:17.456Z', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Read-only; ignored on input.',
+    example: '2026-11-20T11:02:17.456Z',
+    readOnly: true,
+  })
   @IsOptional()
   modified?: unknown;
 
-  @ApiPropertyOptional({ description: 'Read-only; ignored on input.', example: 'arjun.mehta', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Read-only; ignored on input.',
+    example: 'arjun.mehta',
+    readOnly: true,
+  })
   @IsOptional()
   lastModifiedBy?: unknown;
 
@@ -144,14 +172,22 @@ export class TenantConfigurationInput {
   @Pattern('snag', 'snag')
   snagNumberPattern: string;
 
-  @ApiProperty({ description: 'Separator between number parts ({SEP}); at most 5 characters.', example: '/', maxLength: 5 })
+  @ApiProperty({
+    description: 'Separator between number parts ({SEP}); at most 5 characters.',
+    example: '/',
+    maxLength: 5,
+  })
   @IsDefined()
   @IsString()
   @MaxLength(5)
   @Matches(NO_BRACES, { message: 'separator must not contain braces or control characters' })
   separator: string;
 
-  @ApiProperty({ description: 'When false the stored values are kept but numbering uses the built-in default scheme.', example: true })
+  @ApiProperty({
+    description:
+      'When false the stored values are kept but numbering uses the built-in default scheme.',
+    example: true,
+  })
   @IsDefined()
   @IsBoolean()
   active: boolean;
@@ -198,25 +234,44 @@ export class ConfigurationVersion {
   @ApiProperty({ example: 2, description: 'Version number, 1 = as created.' }) version: number;
   @ApiProperty({ format: 'date-time', example: '2026-11-20T11:02:17.456Z' }) changedAt: string;
   @ApiProperty({ example: 'arjun.mehta' }) changedBy: string;
-  @ApiProperty({ type: [ConfigurationChange], description: 'Fields that differ from the previous version (empty for version 1).' })
+  @ApiProperty({
+    type: [ConfigurationChange],
+    description: 'Fields that differ from the previous version (empty for version 1).',
+  })
   changes: ConfigurationChange[];
-  @ApiProperty({ type: TenantConfigurationView, description: 'The configuration as stored by this version.' })
+  @ApiProperty({
+    type: TenantConfigurationView,
+    description: 'The configuration as stored by this version.',
+  })
   configuration: TenantConfigurationView;
 }
 
 export class NumberPreview {
-  @ApiProperty({ example: 'receipt', enum: ['booking', 'demand', 'demand-split', 'receipt', 'snag'] })
+  @ApiProperty({
+    example: 'receipt',
+    enum: ['booking', 'demand', 'demand-split', 'receipt', 'snag'],
+  })
   documentType: string;
-  @ApiProperty({ example: 'RCT/26-27/00043', description: 'The number the next document dated today would get.' })
+  @ApiProperty({
+    example: 'RCT/26-27/00043',
+    description: 'The number the next document dated today would get.',
+  })
   next: string;
-  @ApiProperty({ example: ['RCT/26-27/00043 is 15 characters; it exceeds the 16 allowed by GST rules from sequence 1000000'] })
+  @ApiProperty({
+    example: [
+      'RCT/26-27/00043 is 15 characters; it exceeds the 16 allowed by GST rules from sequence 1000000',
+    ],
+  })
   warnings: string[];
 }
 
 export class ConfigurationPreview {
   @ApiProperty({ example: '2026-11-22', description: "Today's date in the tenant's time zone." })
   date: string;
-  @ApiProperty({ example: false, description: 'False: the candidate is inactive, so the default scheme applies.' })
+  @ApiProperty({
+    example: false,
+    description: 'False: the candidate is inactive, so the default scheme applies.',
+  })
   active: boolean;
   @ApiProperty({ type: [NumberPreview] })
   documents: NumberPreview[];
