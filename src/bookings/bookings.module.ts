@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { BookingsController } from './bookings.controller';
+import { BookingsService } from './bookings.service';
 
-@Module({})
+@Module({
+  controllers: [BookingsController],
+  providers: [BookingsService],
+  exports: [BookingsService],
+})
 export class BookingsModule {}

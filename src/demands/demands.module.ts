@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { DemandsController } from './demands.controller';
+import { DemandsService } from './demands.service';
 
-@Module({})
+@Module({
+  controllers: [DemandsController],
+  providers: [DemandsService],
+  exports: [DemandsService],
+})
 export class DemandsModule {}

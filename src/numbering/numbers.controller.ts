@@ -4,6 +4,7 @@ import { IsOptional, Matches } from 'class-validator';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { AppError } from '@/common/errors/app-error';
 import { ApiProblems } from '@/common/errors/api-problems';
+import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { DOCUMENT_TYPES, DocumentType, parseLocalDate } from './number-pattern';
 import { NumberingService } from './numbering.service';
@@ -33,6 +34,7 @@ export class NumbersController {
   @Post(':documentType')
   @HttpCode(201)
   @RequireScopes('receipts:write')
+  @Idempotent()
   @ApiOperation({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
@@ -40,7 +42,7 @@ export class NumbersController {
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
-  @ApiProblems(400, 401, 403)
+  @ApiProblems(400, 401, 403, 409, 422)
   async issue(
     @Tenant() tenant: TenantContext,
     @Param('documentType', new ParseEnumPipe(DOCUMENT_TYPES, {

@@ -1,18 +1,78 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
+import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { ReceiptPage, ReceiptView } from './dto/receipt.view';
+import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
 import { SearchFilterDto } from './dto/search-receipts.dto';
+import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
 import type { RawSearchQuery } from './search/search-request';
 
 @ApiTags('receipts')
 @Controller('receipts')
 export class ReceiptsController {
-  constructor(private readonly receipts: ReceiptsService) {}
+  constructor(
+    private readonly receipts: ReceiptsService,
+    private readonly writes: ReceiptWritesService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('receipts:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Record a receipt against a demand split.',
+    description:
+      "Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split. Errors: 404 DEMAND_SPLIT_NOT_FOUND (also for another tenant's split), 409 DEMAND_SPLIT_CANCELLED, 422 RECEIPT_EXCEEDS_PENDING (the amount is above what the split still owes; concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns.",
+  })
+  @ApiBody({
+    type: RecordReceiptRequest,
+    examples: {
+      neft: {
+        summary: 'NEFT transfer',
+        value: {
+          demandSplit: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+          amount: 50000,
+          paymentMode: 'NEFT',
+          transactionRef: 'UTR20261122001234',
+          receivedDate: '2026-11-22',
+        },
+      },
+      cash: {
+        summary: 'Cash, no reference',
+        value: {
+          demandSplit: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+          amount: 1500.5,
+          paymentMode: 'CASH',
+          transactionRef: '',
+          receivedDate: '2026-11-22',
+        },
+      },
+    },
+  })
+  @ApiCreatedResponse({
+    type: ReceiptView,
+    description: 'The receipt, status ACTIVE, with its split and demand as updated.',
+  })
+  @ApiProblems(400, 401, 403, 404, 409, 422)
+  record(
+    @Tenant() tenant: TenantContext,
+    @Body() body: RecordReceiptRequest,
+  ): Promise<ReceiptView> {
+    return this.writes.record(tenant, body);
+  }
 
   @Post('search')
   @HttpCode(200)
@@ -43,7 +103,10 @@ export class ReceiptsController {
           { field: 'receivedDate', query: '2026-04-01,2027-03-31', type: 'BETWEEN' },
         ],
       },
-      buyer: { summary: 'Keyword across numbers and buyer name', value: [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }] },
+      buyer: {
+        summary: 'Keyword across numbers and buyer name',
+        value: [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }],
+      },
     },
   })
   @ApiOkResponse({ type: ReceiptPage })
@@ -59,5 +122,34 @@ export class ReceiptsController {
   @ApiProblems(400, 401, 403, 404)
   findOne(@Tenant() tenant: TenantContext, @Param('id', uuidPipe('id')) id: string) {
     return this.receipts.findOne(tenant, id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @RequireScopes('receipts:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Cancel a receipt.',
+    description:
+      "The receipt keeps its number and stays searchable with status CANCELLED; its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_ALREADY_CANCELLED.",
+  })
+  @ApiParam({
+    name: 'id',
+    format: 'uuid',
+    description: 'Receipt id.',
+    example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
+  })
+  @ApiBody({
+    type: CancelReceiptRequest,
+    examples: { bounced: { summary: 'Bounced cheque', value: { reason: 'Cheque bounced' } } },
+  })
+  @ApiOkResponse({ type: ReceiptView, description: 'The receipt, now CANCELLED.' })
+  @ApiProblems(400, 401, 403, 404, 409, 422)
+  cancel(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+    @Body() body: CancelReceiptRequest,
+  ): Promise<ReceiptView> {
+    return this.writes.cancel(tenant, id, body);
   }
 }

@@ -1,5 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import Decimal from 'decimal.js';
+import { Money, toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
+import { TenantContext } from '@/common/tenancy/tenant-context';
 import { DEMAND_STATUSES, DEMAND_TYPES, PAYER_TYPES } from '@/common/domain/enums';
 
 export class DemandSplitMetaView {
@@ -18,7 +21,8 @@ export class DemandMetaView {
   @ApiProperty({ format: 'uuid', example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }) id: string;
   @ApiProperty({ format: 'uuid', example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' }) booking: string;
   @ApiProperty({ format: 'uuid', example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f' }) unit: string;
-  @ApiProperty({ format: 'uuid', nullable: true, type: String, example: null }) milestone: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, example: null }) milestone:
+    string | null;
   @ApiProperty({ enum: DEMAND_TYPES, example: 'MANUAL' }) demandType: string;
   @ApiProperty({ example: 'DMD/26-27/00007' }) demandNumber: string;
   @ApiProperty({ type: MoneyView }) totalAmount: MoneyView;
@@ -28,4 +32,98 @@ export class DemandMetaView {
   @ApiProperty({ type: MoneyView }) receivedAmount: MoneyView;
   @ApiProperty({ type: MoneyView }) pendingAmount: MoneyView;
   @ApiProperty({ example: 'Ananya Iyer' }) buyerName: string;
+}
+
+/** A demand as returned by POST /demands and GET /demands/{id}: DemandMeta plus its date and splits. */
+export class DemandView extends DemandMetaView {
+  @ApiProperty({
+    description:
+      "Date of the demand (YYYY-MM-DD, tenant's calendar); dates its number and its splits' numbers.",
+    format: 'date',
+    example: '2026-11-22',
+  })
+  demandDate: string;
+
+  @ApiProperty({
+    type: [DemandSplitMetaView],
+    description: 'One split per payer, in the order they were sent.',
+  })
+  splits: DemandSplitMetaView[];
+}
+
+/** A demands row as selected by DEMAND_COLUMNS (money as numeric text). */
+export interface DemandRow {
+  id: string;
+  booking_id: string;
+  unit_id: string;
+  milestone_id: string | null;
+  demand_type: string;
+  demand_number: string;
+  total_amount: string;
+  received_amount: string;
+  due_date: string;
+  demand_date: string;
+  remarks: string;
+  status: string;
+  buyer_name: string;
+}
+
+export const DEMAND_COLUMNS = `id, booking_id, unit_id, milestone_id, demand_type, demand_number,
+  total_amount::text AS total_amount, received_amount::text AS received_amount,
+  due_date::text AS due_date, demand_date::text AS demand_date, remarks, status, buyer_name`;
+
+/** A demand_splits row as selected by DEMAND_SPLIT_COLUMNS. */
+export interface DemandSplitRow {
+  id: string;
+  demand_id: string;
+  payer_type: string;
+  payer_id: string;
+  demand_split_number: string;
+  amount: string;
+  paid_amount: string;
+  status: string;
+}
+
+export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
+  amount::text AS amount, paid_amount::text AS paid_amount, status`;
+
+type MoneyOf = (amount: string | Decimal) => Money;
+
+export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): DemandSplitMetaView {
+  return {
+    id: row.id,
+    demand: row.demand_id,
+    payerType: row.payer_type,
+    payerId: row.payer_id,
+    demandSplitNumber: row.demand_split_number,
+    amount: money(row.amount),
+    paidAmount: money(row.paid_amount),
+    pendingAmount: money(new Decimal(row.amount).minus(row.paid_amount)),
+    status: row.status,
+  };
+}
+
+export function toDemandView(
+  row: DemandRow,
+  splits: DemandSplitRow[],
+  tenant: TenantContext,
+): DemandView {
+  const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);
+  return {
+    id: row.id,
+    booking: row.booking_id,
+    unit: row.unit_id,
+    milestone: row.milestone_id,
+    demandType: row.demand_type,
+    demandNumber: row.demand_number,
+    totalAmount: money(row.total_amount),
+    dueDate: row.due_date,
+    remarks: row.remarks,
+    status: row.status,
+    receivedAmount: money(row.received_amount),
+    pendingAmount: money(new Decimal(row.total_amount).minus(row.received_amount)),
+    buyerName: row.buyer_name,
+    demandDate: row.demand_date,
+    splits: splits.map((s) => toDemandSplitMetaView(s, money)),
+  };
 }

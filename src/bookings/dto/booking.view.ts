@@ -1,0 +1,76 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class BookingView {
+  @ApiProperty({
+    description: 'Booking id.',
+    format: 'uuid',
+    example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
+  id: string;
+  @ApiProperty({
+    description: "Number from the tenant's booking series.",
+    example: 'BKG/26-27/00031',
+  })
+  bookingNumber: string;
+  @ApiProperty({
+    description: 'The unit booked.',
+    format: 'uuid',
+    example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+  })
+  unit: string;
+  @ApiProperty({ description: "The buyer's name.", example: 'Ananya Iyer' })
+  buyerName: string;
+  @ApiProperty({
+    description: "The buyer's id, or null.",
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
+  buyerId: string | null;
+  @ApiProperty({ description: 'Date of the booking.', format: 'date', example: '2026-11-22' })
+  bookingDate: string;
+  @ApiProperty({ description: 'Booking status.', enum: ['ACTIVE', 'CANCELLED'], example: 'ACTIVE' })
+  status: string;
+  @ApiProperty({
+    description: 'When it was created (UTC).',
+    format: 'date-time',
+    example: '2026-11-22T01:17:30.123Z',
+  })
+  created: string;
+  @ApiProperty({
+    description: 'Who created it (preferred_username, else sub, of the token).',
+    example: 'priya.sharma',
+  })
+  createdBy: string;
+}
+
+/** A bookings row as selected by BOOKING_COLUMNS. */
+export interface BookingRow {
+  id: string;
+  booking_number: string;
+  unit_id: string;
+  buyer_name: string;
+  buyer_id: string | null;
+  booking_date: string;
+  status: string;
+  created_at: Date;
+  created_by: string;
+}
+
+export const BOOKING_COLUMNS =
+  'id, booking_number, unit_id, buyer_name, buyer_id, booking_date::text AS booking_date, status, created_at, created_by';
+
+export function toBookingView(row: BookingRow): BookingView {
+  return {
+    id: row.id,
+    bookingNumber: row.booking_number,
+    unit: row.unit_id,
+    buyerName: row.buyer_name,
+    buyerId: row.buyer_id,
+    bookingDate: row.booking_date,
+    status: row.status,
+    created: new Date(row.created_at).toISOString(),
+    createdBy: row.created_by,
+  };
+}

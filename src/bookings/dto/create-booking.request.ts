@@ -1,0 +1,44 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsLocalDate, IsNotBlank } from '@/common/validation/field-validators';
+
+export class CreateBookingRequest {
+  @ApiProperty({
+    description: 'The unit (flat, villa, plot) booked: an id of the inventory system.',
+    format: 'uuid',
+    example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+  })
+  @IsUUID()
+  unit: string;
+
+  @ApiProperty({
+    description: "The buyer's name as printed on demands and receipts; 1 to 200 characters.",
+    example: 'Ananya Iyer',
+    minLength: 1,
+    maxLength: 200,
+  })
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(200)
+  buyerName: string;
+
+  @ApiPropertyOptional({
+    description: "The buyer's id in the customer system, if known.",
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
+  @IsOptional()
+  @IsUUID()
+  buyerId?: string | null;
+
+  @ApiProperty({
+    description:
+      "Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number.",
+    format: 'date',
+    example: '2026-11-22',
+  })
+  @IsLocalDate()
+  bookingDate: string;
+}

@@ -1,0 +1,56 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe(loadConfig.name, () => {
+  it('applies defaults for local use', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      dbPoolSize: 10,
+      seedDemoData: true,
+      bodyLimit: '1mb',
+    });
+    expect(config.jwt.tenantClaim).toBe('tenant');
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('fails fast naming the bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
+  });
+
+  it('lists every bad variable at once', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: '-1', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/LOG_LEVEL/);
+  });
+
+  it('refuses production without an external database or a real token key', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://a@b/c' })).toThrow(
+      /JWT_JWKS_URI/,
+    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', JWT_JWKS_URI: 'https://id.example.com/jwks' }),
+    ).toThrow(/DATABASE_URL/);
+    const prod = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://a@b/c',
+      JWT_JWKS_URI: 'https://id.example.com/jwks',
+    });
+    expect(prod.seedDemoData).toBe(false);
+  });
+
+  it('refuses both verification modes at once', () => {
+    expect(() =>
+      loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URI: 'https://id.example.com/jwks' }),
+    ).toThrow(/not both/);
+  });
+});

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@/common/auth/auth.decorators';
+import { ApiProblems } from '@/common/errors/api-problems';
+import { uuidPipe } from '@/common/errors/uuid.pipe';
+import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
+import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { DemandsService } from './demands.service';
+import { CreateDemandRequest } from './dto/create-demand.request';
+import { DemandView } from './dto/demand-views';
+
+@ApiTags('demands')
+@Controller('demands')
+export class DemandsController {
+  constructor(private readonly demands: DemandsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('receipts:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Raise a demand on a booking, split between payers.',
+    description:
+      "The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly (422 DEMAND_SPLITS_MISMATCH). The booking must exist in this tenant (404 BOOKING_NOT_FOUND, also for another tenant's booking) and be active (409 BOOKING_CANCELLED). The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.",
+  })
+  @ApiBody({
+    type: CreateDemandRequest,
+    examples: {
+      milestone: {
+        summary: 'Milestone demand shared by the buyer and the lending bank',
+        value: {
+          booking: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+          milestone: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+          demandType: 'MILESTONE',
+          totalAmount: 250000,
+          dueDate: '2026-12-15',
+          demandDate: '2026-11-22',
+          remarks: 'Plinth completion, tower B',
+          splits: [
+            { payerType: 'BUYER', payerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a', amount: 50000 },
+            { payerType: 'BANK', payerId: '7e6d5c4b-3a2f-4e1d-8c0b-9a8f7e6d5c4b', amount: 200000 },
+          ],
+        },
+      },
+      manual: {
+        summary: 'Manual demand paid by the buyer alone',
+        value: {
+          booking: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+          milestone: null,
+          demandType: 'MANUAL',
+          totalAmount: 15000.5,
+          dueDate: '2026-12-01',
+          remarks: '',
+          splits: [
+            {
+              payerType: 'BUYER',
+              payerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+              amount: 15000.5,
+            },
+          ],
+        },
+      },
+    },
+  })
+  @ApiCreatedResponse({
+    type: DemandView,
+    description: 'The demand (status PENDING) with its splits.',
+  })
+  @ApiProblems(400, 401, 403, 404, 409, 422)
+  create(@Tenant() tenant: TenantContext, @Body() body: CreateDemandRequest): Promise<DemandView> {
+    return this.demands.create(tenant, body);
+  }
+
+  @Get(':id')
+  @RequireScopes('receipts:read')
+  @ApiOperation({ summary: 'One demand with its splits and their paid and pending amounts.' })
+  @ApiOkResponse({ type: DemandView })
+  @ApiProblems(400, 401, 403, 404)
+  findOne(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<DemandView> {
+    return this.demands.findOne(tenant, id);
+  }
+}

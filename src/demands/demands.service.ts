@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import Decimal from 'decimal.js';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { decimalFromJson } from '@/common/validation/field-validators';
+import { bookingNotFound } from '@/bookings/bookings.service';
+import { formatLocalDate, localDateInZone, parseLocalDate } from '@/numbering/number-pattern';
+import { NumberingService } from '@/numbering/numbering.service';
+import { CreateDemandRequest } from './dto/create-demand.request';
+import {
+  DEMAND_COLUMNS,
+  DEMAND_SPLIT_COLUMNS,
+  DemandRow,
+  DemandSplitRow,
+  DemandView,
+  toDemandView,
+} from './dto/demand-views';
+
+interface BookingRef {
+  booking_number: string;
+  unit_id: string;
+  buyer_name: string;
+  status: string;
+}
+
+/** Demands and their splits, always through the request's transaction and by tenant. */
+@Injectable()
+export class DemandsService {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly numbering: NumberingService,
+  ) {}
+
+  async create(tenant: TenantContext, body: CreateDemandRequest): Promise<DemandView> {
+    const total = decimalFromJson(body.totalAmount);
+    const amounts = body.splits.map((s) => decimalFromJson(s.amount));
+    const sum = amounts.reduce((a, b) => a.plus(b), new Decimal(0));
+    if (!sum.eq(total)) {
+      throw AppError.unprocessable(
+        'DEMAND_SPLITS_MISMATCH',
+        `The splits add up to ${sum.toFixed(2)} but totalAmount is ${total.toFixed(2)}; they must be equal.`,
+        [
+          {
+            field: 'splits',
+            message: `sum ${sum.toFixed(2)} differs from totalAmount ${total.toFixed(2)}`,
+          },
+        ],
+      );
+    }
+
+    const em = this.txHost.tx;
+    const [booking] = await em.query<BookingRef[]>(
+      `SELECT booking_number, unit_id, buyer_name, status FROM bookings WHERE tenant_id = $1 AND id = $2`,
+      [tenant.tenantId, body.booking],
+    );
+    if (!booking) throw bookingNotFound(body.booking);
+    if (booking.status !== 'ACTIVE') {
+      throw AppError.conflict(
+        'BOOKING_CANCELLED',
+        `Booking ${body.booking} is cancelled; it takes no demands.`,
+      );
+    }
+
+    const demandDate =
+      body.demandDate ?? formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const date = parseLocalDate(demandDate);
+    const demandNumber = await this.numbering.allocate(tenant, 'demand', {
+      date,
+      parent: booking.booking_number,
+    });
+    const [demand] = await em.query<DemandRow[]>(
+      `INSERT INTO demands (tenant_id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
+                            demand_number, total_amount, received_amount, due_date, demand_date,
+                            remarks, status, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 0, $9, $10, $11, 'PENDING', $12)
+       RETURNING ${DEMAND_COLUMNS}`,
+      [
+        tenant.tenantId,
+        body.booking,
+        booking.unit_id,
+        booking.buyer_name,
+        body.milestone ?? null,
+        body.demandType,
+        demandNumber,
+        total.toFixed(2),
+        body.dueDate,
+        demandDate,
+        body.remarks ?? '',
+        tenant.actor,
+      ],
+    );
+
+    const numbers: string[] = [];
+    for (let i = 0; i < body.splits.length; i++) {
+      numbers.push(
+        await this.numbering.allocate(tenant, 'demand-split', { date, parent: demandNumber }),
+      );
+    }
+    // One statement for all splits; WITH ORDINALITY keeps the order they were sent in.
+    const splits = await em.query<DemandSplitRow[]>(
+      `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number,
+                                  amount, paid_amount, status)
+       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING'
+         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[]) WITH ORDINALITY
+              AS t(payer_type, payer_id, number, amount, ord)
+        ORDER BY t.ord
+       RETURNING ${DEMAND_SPLIT_COLUMNS}`,
+      [
+        tenant.tenantId,
+        demand.id,
+        body.splits.map((s) => s.payerType),
+        body.splits.map((s) => s.payerId),
+        numbers,
+        amounts.map((a) => a.toFixed(2)),
+      ],
+    );
+    // RETURNING order follows the insert order in practice, but do not rely on it.
+    const byNumber = new Map(splits.map((s) => [s.demand_split_number, s]));
+    return toDemandView(
+      demand,
+      numbers.map((n) => byNumber.get(n) as DemandSplitRow),
+      tenant,
+    );
+  }
+
+  async findOne(tenant: TenantContext, id: string): Promise<DemandView> {
+    const em = this.txHost.tx;
+    const [demand] = await em.query<DemandRow[]>(
+      `SELECT ${DEMAND_COLUMNS} FROM demands WHERE tenant_id = $1 AND id = $2`,
+      [tenant.tenantId, id],
+    );
+    if (!demand) throw AppError.notFound('DEMAND_NOT_FOUND', `Demand ${id} was not found.`);
+    const splits = await em.query<DemandSplitRow[]>(
+      `SELECT ${DEMAND_SPLIT_COLUMNS} FROM demand_splits WHERE tenant_id = $1 AND demand_id = $2
+        ORDER BY created_at, length(demand_split_number), demand_split_number, id`,
+      [tenant.tenantId, id],
+    );
+    return toDemandView(demand, splits, tenant);
+  }
+}

@@ -1,0 +1,64 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { PAYMENT_MODES, PaymentMode } from '@/common/domain/enums';
+import {
+  IsLocalDate,
+  IsMoneyAmount,
+  IsNotBlank,
+  MAX_MONEY_AMOUNT,
+} from '@/common/validation/field-validators';
+
+export class RecordReceiptRequest {
+  @ApiProperty({
+    description:
+      "The demand split paid; the receipt's payer type, demand and booking come from it.",
+    format: 'uuid',
+    example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+  })
+  @IsUUID()
+  demandSplit: string;
+
+  @ApiProperty({
+    description: `Amount received: a number > 0 with at most two decimals, not above the split's pending amount (else 422 RECEIPT_EXCEEDS_PENDING); at most ${MAX_MONEY_AMOUNT}.`,
+    example: 50000,
+    minimum: 0.01,
+  })
+  @IsMoneyAmount()
+  amount: number;
+
+  @ApiProperty({ description: 'How it was paid.', enum: PAYMENT_MODES, example: 'NEFT' })
+  @IsIn(PAYMENT_MODES)
+  paymentMode: PaymentMode;
+
+  @ApiProperty({
+    description:
+      'Bank / UPI reference, cheque number...; may be an empty string; at most 100 characters.',
+    example: 'UTR20261122001234',
+    maxLength: 100,
+  })
+  @IsString()
+  @MaxLength(100)
+  transactionRef: string;
+
+  @ApiProperty({
+    description:
+      "Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year.",
+    format: 'date',
+    example: '2026-11-22',
+  })
+  @IsLocalDate()
+  receivedDate: string;
+}
+
+export class CancelReceiptRequest {
+  @ApiProperty({
+    description: 'Why the receipt is cancelled (kept for audit); 1 to 500 characters.',
+    example: 'Cheque bounced',
+    minLength: 1,
+    maxLength: 500,
+  })
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(500)
+  reason: string;
+}
