@@ -50,12 +50,21 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     port,
     persistent: false,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'shared_buffers=512MB',
+    ],
     onLog: () => undefined,
   });
   await pg.initialise();
   await pg.start();
-  const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  const admin = new Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+  });
   await admin.connect();
   await admin.query('CREATE DATABASE finance_bench');
   await admin.query(`CREATE ROLE finance_app LOGIN PASSWORD 'finance_app' NOSUPERUSER NOBYPASSRLS`);
@@ -98,7 +107,10 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   };
 }
 
-export async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<{ median: number; min: number }> {
+export async function timeIt(
+  runs: number,
+  fn: () => Promise<unknown>,
+): Promise<{ median: number; min: number }> {
   await fn(); // warm-up
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -112,7 +124,7 @@ export async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<
 
 export function runAutocannon(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error: Error | null, result) => (error ? reject(error) : resolve(result)));
   });
 }
 

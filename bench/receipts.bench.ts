@@ -14,19 +14,36 @@ const SPLITS_PER_DEMAND = 10;
 const DEMANDS = 100;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '15' }, connections: { type: 'string', default: '32' } } });
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '15' },
+      connections: { type: 'string', default: '32' },
+    },
+  });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const env = await startBenchEnvironment();
   try {
-    const tenant = await env.app.get(ClsService).run(() => env.app.get(TenantProvisioningService).create({ key: 'bench', name: 'Bench Realty' }));
+    const tenant = await env.app
+      .get(ClsService)
+      .run(() =>
+        env.app.get(TenantProvisioningService).create({ key: 'bench', name: 'Bench Realty' }),
+      );
     const headers = env.headers(tenant.key);
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(env.baseUrl + path, { method: 'POST', headers, body: JSON.stringify(body) });
+      const res = await fetch(env.baseUrl + path, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
       if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: string; splits?: { id: string }[] };
     };
-    const booking = await post('/bookings', { unit: randomUUID(), buyerName: 'Bench Buyer', bookingDate: '2026-11-01' });
+    const booking = await post('/bookings', {
+      unit: randomUUID(),
+      buyerName: 'Bench Buyer',
+      bookingDate: '2026-11-01',
+    });
     const splits: string[] = [];
     for (let d = 0; d < DEMANDS; d++) {
       const demand = await post('/demands', {
@@ -37,7 +54,11 @@ async function main(): Promise<void> {
         dueDate: '2026-12-31',
         demandDate: '2026-11-01',
         remarks: 'bench',
-        splits: Array.from({ length: SPLITS_PER_DEMAND }, () => ({ payerType: 'BUYER', payerId: randomUUID(), amount: 10_000_000 })),
+        splits: Array.from({ length: SPLITS_PER_DEMAND }, () => ({
+          payerType: 'BUYER',
+          payerId: randomUUID(),
+          amount: 10_000_000,
+        })),
       });
       splits.push(...(demand.splits ?? []).map((s) => s.id));
     }
@@ -49,16 +70,31 @@ async function main(): Promise<void> {
       headers,
       setupRequest: (req) => ({
         ...req,
-        body: JSON.stringify({ demandSplit: splits[next++ % splits.length], amount: 1250.5, paymentMode: 'UPI', transactionRef: `UPI${next}`, receivedDate: '2026-11-21' }),
+        body: JSON.stringify({
+          demandSplit: splits[next++ % splits.length],
+          amount: 1250.5,
+          paymentMode: 'UPI',
+          transactionRef: `UPI${next}`,
+          receivedDate: '2026-11-21',
+        }),
       }),
     };
-    const serial = await runAutocannon({ url: env.baseUrl, connections: 1, duration: Math.max(5, duration / 3), requests: [receiptRequest] });
-    const concurrent = await runAutocannon({ url: env.baseUrl, connections, duration, requests: [receiptRequest] });
+    const serial = await runAutocannon({
+      url: env.baseUrl,
+      connections: 1,
+      duration: Math.max(5, duration / 3),
+      requests: [receiptRequest],
+    });
+    const concurrent = await runAutocannon({
+      url: env.baseUrl,
+      connections,
+      duration,
+      requests: [receiptRequest],
+    });
 
-    const rows = (await env.owner.query(
-      `SELECT receipt_number FROM receipts WHERE tenant_id = $1`,
-      [tenant.id],
-    )).rows as { receipt_number: string }[];
+    const rows = (
+      await env.owner.query(`SELECT receipt_number FROM receipts WHERE tenant_id = $1`, [tenant.id])
+    ).rows as { receipt_number: string }[];
     const seqs = rows.map((r) => Number(r.receipt_number.split('/').pop())).sort((a, b) => a - b);
     const distinct = new Set(rows.map((r) => r.receipt_number)).size;
     const gapFree = seqs.every((s, i) => s === i + 1);
@@ -86,6 +122,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

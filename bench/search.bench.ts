@@ -9,9 +9,42 @@ import { ClsService } from 'nestjs-cls';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { fmt, runAutocannon, startBenchEnvironment, timeIt } from './bench-support';
 
-const FIRST = ['Aarav', 'Ananya', 'Rohan', 'Meera', 'Arjun', 'Priya', 'Vikram', 'Neha', 'Karthik', 'Lakshmi'];
-const LAST = ['Sharma', 'Iyer', 'Nair', 'Kapoor', 'Mehta', 'Reddy', 'Gupta', 'Patel', 'Menon', 'Rao'];
-const MODES = ['CASH', 'CHEQUE', 'DEMAND_DRAFT', 'NEFT', 'RTGS', 'IMPS', 'UPI', 'CARD', 'ONLINE', 'OTHER'];
+const FIRST = [
+  'Aarav',
+  'Ananya',
+  'Rohan',
+  'Meera',
+  'Arjun',
+  'Priya',
+  'Vikram',
+  'Neha',
+  'Karthik',
+  'Lakshmi',
+];
+const LAST = [
+  'Sharma',
+  'Iyer',
+  'Nair',
+  'Kapoor',
+  'Mehta',
+  'Reddy',
+  'Gupta',
+  'Patel',
+  'Menon',
+  'Rao',
+];
+const MODES = [
+  'CASH',
+  'CHEQUE',
+  'DEMAND_DRAFT',
+  'NEFT',
+  'RTGS',
+  'IMPS',
+  'UPI',
+  'CARD',
+  'ONLINE',
+  'OTHER',
+];
 
 /** Set-based generation: bookings -> 5 demands each -> 2 splits each -> receipts spread over splits. */
 async function generate(owner: Client, tenantId: string, receipts: number): Promise<void> {
@@ -48,9 +81,10 @@ async function generate(owner: Client, tenantId: string, receipts: number): Prom
      INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
                            payment_mode, transaction_ref, received_date, status, created_by)
      SELECT $1, s.id, s.demand_id, s.booking_id, s.payer_type, 'RCT/' || lpad(g::text, 7, '0'),
-            1000 + (g * 7919) % 5000000 / 100.0, ($2::text[])[1 + g % 10], 'UTR' || (g * 104729),
-            date '2025-04-01' + (g * 31) % 540, CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench'
-       FROM generate_series(1, $3::int) g JOIN s ON s.rn = 1 + (g * 7) % s.n`,
+            1000 + (g * 7919) % 5000000 / 100.0, ($2::text[])[(1 + g % 10)::int], 'UTR' || (g * 104729),
+            date '2025-04-01' + ((g * 31) % 540)::int,
+            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench'
+       FROM generate_series(1::bigint, $3::bigint) g JOIN s ON s.rn = 1 + (g * 7) % s.n`,
     [tenantId, MODES, receipts],
   );
 }
@@ -68,41 +102,70 @@ async function main(): Promise<void> {
     await generate(env.owner, tenant.id, receipts);
     await generate(env.owner, noise.id, Math.ceil(receipts / 3));
     await env.owner.query('VACUUM ANALYZE');
-    process.stdout.write(`Generated ${receipts} + ${Math.ceil(receipts / 3)} receipts in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `Generated ${receipts} + ${Math.ceil(receipts / 3)} receipts in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
 
     const headers = env.headers(tenant.key);
-    const viaService = (page: number, size: number, filters: unknown[] = []) => async () => {
-      const res = await fetch(`${env.baseUrl}/receipts/search?page=${page}&size=${size}`, { method: 'POST', headers, body: JSON.stringify(filters) });
-      if (res.status !== 200) throw new Error(`search: ${res.status} ${await res.text()}`);
-      await res.json();
-    };
+    const viaService =
+      (page: number, size: number, filters: unknown[] = []) =>
+      async () => {
+        const res = await fetch(`${env.baseUrl}/receipts/search?page=${page}&size=${size}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(filters),
+        });
+        if (res.status !== 200) throw new Error(`search: ${res.status} ${await res.text()}`);
+        await res.json();
+      };
 
     // Baseline: what a straightforward ORM query does - join all three tables, OFFSET, and count through the joins.
     const app = new Client({ connectionString: env.appUrl });
     await app.connect();
-    const naive = (offset: number, size: number, where = '') => async () => {
-      await app.query('BEGIN');
-      await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
-      const from = `FROM receipts r JOIN demand_splits s ON s.tenant_id = r.tenant_id AND s.id = r.demand_split_id
+    const naive =
+      (offset: number, size: number, where = '') =>
+      async () => {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+        const from = `FROM receipts r JOIN demand_splits s ON s.tenant_id = r.tenant_id AND s.id = r.demand_split_id
                     JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id WHERE r.tenant_id = $1 ${where}`;
-      await app.query(`SELECT r.*, s.*, d.* ${from} ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT ${size} OFFSET ${offset}`, [tenant.id]);
-      await app.query(`SELECT count(*) ${from}`, [tenant.id]);
-      await app.query('COMMIT');
-    };
+        await app.query(
+          `SELECT r.*, s.*, d.* ${from} ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT ${size} OFFSET ${offset}`,
+          [tenant.id],
+        );
+        await app.query(`SELECT count(*) ${from}`, [tenant.id]);
+        await app.query('COMMIT');
+      };
 
     const buyer = [{ field: 'buyerName', query: 'iyer', type: 'CONTAINS' }];
     const cases: [string, () => Promise<void>, () => Promise<void>][] = [
       ['page 0, size 20', viaService(0, 20), naive(0, 20)],
       ['page 0, size 100', viaService(0, 100), naive(0, 100)],
       ['offset 10,000', viaService(500, 20), naive(10_000, 20)],
-      ...(receipts >= 150_000 ? [['offset 100,000', viaService(5000, 20), naive(100_000, 20)] as [string, () => Promise<void>, () => Promise<void>]] : []),
-      ['buyerName CONTAINS', viaService(0, 20, buyer), naive(0, 20, `AND d.buyer_name ILIKE '%iyer%'`)],
+      ...(receipts >= 150_000
+        ? [
+            ['offset 100,000', viaService(5000, 20), naive(100_000, 20)] as [
+              string,
+              () => Promise<void>,
+              () => Promise<void>,
+            ],
+          ]
+        : []),
+      [
+        'buyerName CONTAINS',
+        viaService(0, 20, buyer),
+        naive(0, 20, `AND d.buyer_name ILIKE '%iyer%'`),
+      ],
     ];
-    const lines = [`${'query'.padEnd(22)} ${'service ms'.padStart(11)} ${'naive ms'.padStart(11)} ${'naive/service'.padStart(14)}`];
+    const lines = [
+      `${'query'.padEnd(22)} ${'service ms'.padStart(11)} ${'naive ms'.padStart(11)} ${'naive/service'.padStart(14)}`,
+    ];
     for (const [name, service, baseline] of cases) {
       const s = await timeIt(7, service);
       const b = await timeIt(5, baseline);
-      lines.push(`${name.padEnd(22)} ${fmt(s.median, 1)}   ${fmt(b.median, 1)}   ${(b.median / s.median).toFixed(1).padStart(11)}x`);
+      lines.push(
+        `${name.padEnd(22)} ${fmt(s.median, 1)}   ${fmt(b.median, 1)}   ${(b.median / s.median).toFixed(1).padStart(11)}x`,
+      );
     }
     await app.end();
 
@@ -118,13 +181,17 @@ async function main(): Promise<void> {
       '',
       `Throughput, first page, 16 connections, 10 s: ${load.requests.average.toFixed(0)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, non-2xx ${load.non2xx}`,
     );
-    process.stdout.write(`\nReceipt search, tenant with ${receipts} receipts (median of 7 / 5 warm runs; service times include HTTP, auth and the tenant transaction)\n${lines.join('\n')}\n\n`);
+    process.stdout.write(
+      `\nReceipt search, tenant with ${receipts} receipts (median of 7 / 5 warm runs; service times include HTTP, auth and the tenant transaction)\n${lines.join('\n')}\n\n`,
+    );
   } finally {
     await env.stop();
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

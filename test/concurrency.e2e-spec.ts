@@ -205,4 +205,34 @@ describe('concurrent writes', () => {
     expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
     await expectBalanced(tenant.id);
   });
+
+  it('a lock held too long is a retryable 503 that writes nothing and consumes no number', async () => {
+    const quick = await createTestApp({ DB_LOCK_TIMEOUT_MS: '300' });
+    const tenant = await quick.createTenant();
+    const demand = await createDemand(t, tenant.key, { splits: [split(1000)] });
+    const splitId = demand.splits[0].id;
+    const first = await recordReceipt(t, tenant.key, { demandSplit: splitId, amount: 10 });
+
+    // Another session holds the split's row lock past the request's lock_timeout (300 ms here).
+    const blocker = db.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    try {
+      await blocker.query(
+        `SELECT 1 FROM demand_splits WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+        [tenant.id, splitId],
+      );
+      const res = await post(quick, tenant.key, '/receipts', receiptBody(splitId, { amount: 10 }));
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('DATABASE_BUSY');
+      expect(res.headers['retry-after']).toBe('1');
+    } finally {
+      await blocker.rollbackTransaction();
+      await blocker.release();
+      await quick.close();
+    }
+    const next = await recordReceipt(t, tenant.key, { demandSplit: splitId, amount: 10 });
+    expect(seqOf(next.receiptNumber)).toBe(seqOf(first.receiptNumber) + 1);
+    expect(next.demandSplitMeta.paidAmount.amount).toBe(20);
+  });
 });

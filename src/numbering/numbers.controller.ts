@@ -1,5 +1,12 @@
 import { Body, Controller, HttpCode, Param, ParseEnumPipe, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { AppError } from '@/common/errors/app-error';
@@ -38,16 +45,23 @@ export class NumbersController {
   @ApiOperation({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
-      'Consumes the next number of the tenant\'s configured series. Numbers of bookings, demands, splits and receipts are issued automatically when those are created; issuing them here reserves a number that no document of this service will carry.',
+      "Consumes the next number of the tenant's configured series. Numbers of bookings, demands, splits and receipts are issued automatically when those are created; issuing them here reserves a number that no document of this service will carry.",
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
   @ApiProblems(400, 401, 403, 409, 422)
   async issue(
     @Tenant() tenant: TenantContext,
-    @Param('documentType', new ParseEnumPipe(DOCUMENT_TYPES, {
-      exceptionFactory: () => AppError.badRequest('UNKNOWN_DOCUMENT_TYPE', `documentType must be one of: ${DOCUMENT_TYPES.join(', ')}.`),
-    }))
+    @Param(
+      'documentType',
+      new ParseEnumPipe(DOCUMENT_TYPES, {
+        exceptionFactory: () =>
+          AppError.badRequest(
+            'UNKNOWN_DOCUMENT_TYPE',
+            `documentType must be one of: ${DOCUMENT_TYPES.join(', ')}.`,
+          ),
+      }),
+    )
     documentType: DocumentType,
     @Body() body: IssueNumberRequest,
   ): Promise<IssuedNumberView> {

@@ -57,6 +57,16 @@ class EnvironmentVariables {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DB_LOCK_TIMEOUT_MS = 5000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DB_STATEMENT_TIMEOUT_MS = 30000;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -118,6 +128,8 @@ export class AppConfig {
   readonly databaseUrl?: string;
   readonly databaseMigrationUrl?: string;
   readonly dbPoolSize: number;
+  readonly dbLockTimeoutMs: number;
+  readonly dbStatementTimeoutMs: number;
   readonly jwt: {
     secret?: string;
     jwksUri?: string;
@@ -177,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: raw.DATABASE_URL,
     databaseMigrationUrl: raw.DATABASE_MIGRATION_URL,
     dbPoolSize: raw.DB_POOL_SIZE,
+    dbLockTimeoutMs: raw.DB_LOCK_TIMEOUT_MS,
+    dbStatementTimeoutMs: raw.DB_STATEMENT_TIMEOUT_MS,
     jwt: {
       secret: raw.JWT_SECRET,
       jwksUri: raw.JWT_JWKS_URI,

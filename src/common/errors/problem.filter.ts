@@ -15,6 +15,9 @@ export interface ProblemBody {
   errors?: FieldError[];
 }
 
+/** lock_not_available, query_canceled (timeouts), deadlock_detected, serialization_failure. */
+const RETRYABLE_PG_CODES = new Set(['55P03', '57014', '40P01', '40001']);
+
 const TYPE_BASE = 'https://errors.finance-service.dev/';
 
 /** Stable codes for errors raised by the framework rather than by our own code. */
@@ -65,6 +68,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (problem.status === 429 && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', '60');
     }
+    if (problem.status === 503) res.setHeader('Retry-After', '1');
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   }
 
@@ -80,6 +84,15 @@ export class ProblemFilter implements ExceptionFilter {
         ...base,
         ...(exception.errors ? { errors: exception.errors } : {}),
       };
+    }
+    const pgCode = (exception as { driverError?: { code?: unknown } })?.driverError?.code;
+    if (typeof pgCode === 'string' && RETRYABLE_PG_CODES.has(pgCode)) {
+      return this.simple(
+        503,
+        'DATABASE_BUSY',
+        'The database could not complete the request in time (lock wait or contention); retry shortly.',
+        base,
+      );
     }
     if (exception instanceof ThrottlerException) {
       return this.simple(429, 'RATE_LIMITED', 'Too many requests; retry later.', base);
