@@ -22,5 +22,6 @@ const sources = ['src', 'migrations', 'bench'].map((d) => join(root, d)).filter(
 const stale = !existsSync(marker) || sources.some((d) => newestMtime(d) > statSync(marker).mtimeMs);
 if (stale) {
   process.stderr.write('Building (dist is missing or out of date)...\n');
-  execSync('npx nest build', { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  // Build output goes to stderr: stdout of `npm run -s token` must hold the token only.
+  execSync('npx nest build', { cwd: root, stdio: ['ignore', 2, 2] });
 }
