@@ -1,6 +1,9 @@
-/** Specs are transpiled only (tsconfig.spec.json: isolatedModules); type checking is `npm run typecheck`.
- * Two projects: fast unit specs next to the code, and e2e specs that boot the real AppModule
- * against a real PostgreSQL started once by the global setup. */
+/**
+ * Three projects: unit specs next to the code; e2e specs that boot the real AppModule against a
+ * real PostgreSQL started once by the global setup (`npm test` runs these two); and a browser
+ * spec driving Swagger UI in Chromium (`npm run test:browser`, needs /usr/bin/chromium).
+ * Specs are transpiled only (tsconfig.spec.json); type checking is `npm run typecheck`.
+ */
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: __dirname,
@@ -19,6 +22,13 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/**/*.browser-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
