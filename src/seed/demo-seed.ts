@@ -7,9 +7,10 @@ import Decimal from 'decimal.js';
 import { BookingsService } from '@/bookings/bookings.service';
 import { AppConfig } from '@/common/config/app-config';
 import { PAYMENT_MODES, PaymentMode, PayerType } from '@/common/domain/enums';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { tenantContextOf } from '@/common/tenancy/tenant-context';
 import { DemandsService } from '@/demands/demands.service';
 import { formatLocalDate, localDateInZone } from '@/numbering/number-pattern';
+import { FIRST_NAMES, LAST_NAMES } from './indian-names';
 import { ReceiptWritesService } from '@/receipts/receipt-writes.service';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { TenantsService } from '@/tenants/tenants.service';
@@ -20,54 +21,6 @@ const DEMO_TENANTS = [
   { key: 'demo-b', name: 'Harbourview Homes LLP', seed: 7 },
 ];
 
-const FIRST = [
-  'Aarav',
-  'Vivaan',
-  'Aditya',
-  'Ananya',
-  'Diya',
-  'Ishaan',
-  'Kavya',
-  'Rohan',
-  'Meera',
-  'Arjun',
-  'Priya',
-  'Saanvi',
-  'Vikram',
-  'Neha',
-  'Rahul',
-  'Pooja',
-  'Karthik',
-  'Lakshmi',
-  'Siddharth',
-  'Zara',
-  'Farhan',
-  'Gurpreet',
-  'Harini',
-  'Manoj',
-];
-const LAST = [
-  'Sharma',
-  'Iyer',
-  'Nair',
-  'Kapoor',
-  'Mehta',
-  'Reddy',
-  'Gupta',
-  'Banerjee',
-  'Patel',
-  'Menon',
-  'Joshi',
-  'Khan',
-  'Singh',
-  'Das',
-  'Rao',
-  'Chatterjee',
-  'Pillai',
-  'Desai',
-  'Kulkarni',
-  'Agarwal',
-];
 const MILESTONES = [
   'Booking amount',
   'On agreement',
@@ -133,15 +86,7 @@ async function seedTenant(
   const bookings = app.get(BookingsService);
   const demands = app.get(DemandsService);
   const receipts = app.get(ReceiptWritesService);
-  const ctx: TenantContext = {
-    tenantId: tenant.id,
-    tenantKey: tenant.key,
-    currency: tenant.currency,
-    locale: tenant.locale,
-    timezone: tenant.timezone,
-    fyStartMonth: tenant.fyStartMonth,
-    actor: 'demo-seed',
-  };
+  const ctx = tenantContextOf(tenant, 'demo-seed');
 
   const today = localDateInZone(new Date(), tenant.timezone);
   const start = new Date(Date.UTC(today.year, today.month - 1 - 18, 1));
@@ -173,7 +118,7 @@ async function seedTenant(
           if (random() < (units.length < 40 ? 0.9 : 0.25)) {
             const booking = await bookings.create(ctx, {
               unit: randomUUID(),
-              buyerName: `${pick(FIRST)} ${pick(LAST)}`,
+              buyerName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
               buyerId: randomUUID(),
               bookingDate: date,
             });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { PAYMENT_MODES } from '@/common/domain/enums';
 
 export interface FixtureReceipt {
   id: string;
@@ -25,18 +26,6 @@ export interface FixtureReceipt {
   splitStatus: string;
 }
 
-const MODES = [
-  'CASH',
-  'CHEQUE',
-  'DEMAND_DRAFT',
-  'NEFT',
-  'RTGS',
-  'IMPS',
-  'UPI',
-  'CARD',
-  'ONLINE',
-  'OTHER',
-];
 const BUYERS = ['Ananya Iyer', 'Rohan Kapoor', 'Meera Nair'];
 
 /**
@@ -99,7 +88,7 @@ export async function seedSearchFixtures(
             payerId: splits[s].payerId,
             receiptNumber: `${tag}-RCT-${String(i).padStart(3, '0')}`,
             amount,
-            paymentMode: MODES[i % MODES.length],
+            paymentMode: PAYMENT_MODES[i % PAYMENT_MODES.length],
             transactionRef: i % 4 === 0 ? '' : `UTR${tag}${i}_X%`,
             receivedDate: `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`,
             status: cancelled ? 'CANCELLED' : 'ACTIVE',

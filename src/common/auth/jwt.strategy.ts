@@ -34,7 +34,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
             jwksRequestsPerMinute: 10,
           }),
         }
-      : { ...common, algorithms: ['HS256'], secretOrKey: keys.hmacSecret() };
+      : {
+          ...common,
+          algorithms: ['HS256'],
+          // jsonwebtoken accepts a KeyObject; passport-jwt's types only list string | Buffer.
+          secretOrKey: keys.hmacKey() as unknown as Buffer,
+        };
     super(options);
   }
 

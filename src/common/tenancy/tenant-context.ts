@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Tenant as TenantRecord } from '@/tenants/tenant.entity';
 
 /** Who is asking, for which tenant: handed by controllers to services. */
 export interface TenantContext {
@@ -11,6 +12,19 @@ export interface TenantContext {
   fyStartMonth: number;
   /** `preferred_username`, else `sub`, of the token. */
   actor: string;
+}
+
+/** The context of `actor` working in `tenant`. */
+export function tenantContextOf(tenant: TenantRecord, actor: string): TenantContext {
+  return {
+    tenantId: tenant.id,
+    tenantKey: tenant.key,
+    currency: tenant.currency,
+    locale: tenant.locale,
+    timezone: tenant.timezone,
+    fyStartMonth: tenant.fyStartMonth,
+    actor,
+  };
 }
 
 declare module 'express' {

@@ -5,6 +5,7 @@ import { IS_PUBLIC } from '@/common/auth/auth.decorators';
 import { Principal } from '@/common/auth/principal';
 import { AppError } from '@/common/errors/app-error';
 import { TenantsService } from '@/tenants/tenants.service';
+import { tenantContextOf } from './tenant-context';
 
 export const TENANT_HEADER = 'x-tenant-id';
 const TENANT_KEY = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -50,15 +51,7 @@ export class TenantGuard implements CanActivate {
         'The token does not grant access to this tenant.',
       );
     }
-    req.tenant = {
-      tenantId: tenant.id,
-      tenantKey: tenant.key,
-      currency: tenant.currency,
-      locale: tenant.locale,
-      timezone: tenant.timezone,
-      fyStartMonth: tenant.fyStartMonth,
-      actor: principal.username,
-    };
+    req.tenant = tenantContextOf(tenant, principal.username);
     return true;
   }
 }
