@@ -223,5 +223,24 @@ describe('authentication and tenancy', () => {
       expect(res.body.paths['/receipts/search'].post).toBeDefined();
       expect(res.body.paths['/tenant/configuration'].put).toBeDefined();
     });
+    it('documents every schema property with a description, and an example unless it is a nested object', async () => {
+      const res = await request(t.server).get('/docs-json');
+      const schemas = res.body.components.schemas as Record<
+        string,
+        { properties?: Record<string, Record<string, unknown>> }
+      >;
+      const lacking: string[] = [];
+      for (const [name, schema] of Object.entries(schemas)) {
+        for (const [prop, spec] of Object.entries(schema.properties ?? {})) {
+          const nested =
+            '$ref' in spec ||
+            'allOf' in spec ||
+            (spec.items as Record<string, unknown> | undefined)?.$ref !== undefined;
+          if (!('description' in spec)) lacking.push(`${name}.${prop}: description`);
+          if (!nested && !('example' in spec)) lacking.push(`${name}.${prop}: example`);
+        }
+      }
+      expect(lacking).toEqual([]);
+    });
   });
 });

@@ -27,9 +27,16 @@ export class IssueNumberRequest {
 }
 
 export class IssuedNumberView {
-  @ApiProperty({ enum: DOCUMENT_TYPES, example: 'snag' })
+  @ApiProperty({
+    description: 'The document type the number was issued for.',
+    enum: DOCUMENT_TYPES,
+    example: 'snag',
+  })
   documentType: DocumentType;
-  @ApiProperty({ example: 'SNG/26-27/00007' })
+  @ApiProperty({
+    description: 'The number issued; never issued again.',
+    example: 'SNG/26-27/00007',
+  })
   number: string;
 }
 

@@ -5,7 +5,7 @@ export class MoneyView {
   amount: number;
   @ApiProperty({ example: 'INR', description: "ISO 4217 code: the tenant's currency." })
   currency: string;
-  @ApiProperty({ example: '₹' })
+  @ApiProperty({ description: "The currency's symbol.", example: '₹' })
   currencySymbol: string;
   @ApiProperty({
     example: '1,50,000.50',

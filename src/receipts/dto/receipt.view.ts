@@ -7,36 +7,84 @@ import { TenantContext } from '@/common/tenancy/tenant-context';
 import { DemandMetaView, DemandSplitMetaView } from '@/demands/dto/demand-views';
 
 export class ReceiptView {
-  @ApiProperty({ format: 'uuid', example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b' }) id: string;
-  @ApiProperty({ format: 'uuid', example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' })
+  @ApiProperty({
+    description: 'Receipt identifier.',
+    format: 'uuid',
+    example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
+  })
+  id: string;
+  @ApiProperty({
+    description: 'The demand split paid.',
+    format: 'uuid',
+    example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+  })
   demandSplit: string;
-  @ApiProperty({ format: 'uuid', example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }) demand: string;
-  @ApiProperty({ format: 'uuid', example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' }) booking: string;
-  @ApiProperty({ enum: PAYER_TYPES, example: 'BUYER' }) payerType: string;
-  @ApiProperty({ example: 'RCT/26-27/00042' }) receiptNumber: string;
-  @ApiProperty({ type: MoneyView }) amount: MoneyView;
-  @ApiProperty({ enum: PAYMENT_MODES, example: 'CASH' }) paymentMode: string;
+  @ApiProperty({
+    description: 'The demand of that split.',
+    format: 'uuid',
+    example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  })
+  demand: string;
+  @ApiProperty({
+    description: 'The booking of that demand.',
+    format: 'uuid',
+    example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
+  booking: string;
+  @ApiProperty({
+    description: 'Payer type of the split paid.',
+    enum: PAYER_TYPES,
+    example: 'BUYER',
+  })
+  payerType: string;
+  @ApiProperty({
+    description:
+      'Human-readable, gap-free number from the tenant configuration; kept when cancelled.',
+    example: 'RCT/26-27/00042',
+  })
+  receiptNumber: string;
+  @ApiProperty({ description: 'Amount received.', type: MoneyView }) amount: MoneyView;
+  @ApiProperty({ description: 'How the money was paid.', enum: PAYMENT_MODES, example: 'CASH' })
+  paymentMode: string;
   @ApiProperty({ example: 'UTR20261122001234', description: 'May be an empty string.' })
   transactionRef: string;
-  @ApiProperty({ format: 'date', example: '2026-11-22' }) receivedDate: string;
-  @ApiProperty({ enum: RECEIPT_STATUSES, example: 'ACTIVE' }) status: string;
-  @ApiProperty({ type: DemandSplitMetaView }) demandSplitMeta: DemandSplitMetaView;
-  @ApiProperty({ type: DemandMetaView }) demandMeta: DemandMetaView;
+  @ApiProperty({
+    description: 'Date the money was received (YYYY-MM-DD).',
+    format: 'date',
+    example: '2026-11-22',
+  })
+  receivedDate: string;
+  @ApiProperty({
+    description: 'ACTIVE, or CANCELLED (still searchable).',
+    enum: RECEIPT_STATUSES,
+    example: 'ACTIVE',
+  })
+  status: string;
+  @ApiProperty({ description: 'Summary of the split paid.', type: DemandSplitMetaView })
+  demandSplitMeta: DemandSplitMetaView;
+  @ApiProperty({ description: 'Summary of its demand.', type: DemandMetaView })
+  demandMeta: DemandMetaView;
 }
 
 export class ReceiptPage {
-  @ApiProperty({ type: [ReceiptView] }) content: ReceiptView[];
-  @ApiProperty({ example: false }) empty: boolean;
-  @ApiProperty({ example: true }) first: boolean;
-  @ApiProperty({ example: false }) last: boolean;
+  @ApiProperty({ description: 'The receipts of this page.', type: [ReceiptView] })
+  content: ReceiptView[];
+  @ApiProperty({ description: 'True when content is empty.', example: false }) empty: boolean;
+  @ApiProperty({ description: 'True on page 0.', example: true }) first: boolean;
+  @ApiProperty({
+    description: 'True when page >= totalPages - 1 (also past the end).',
+    example: false,
+  })
+  last: boolean;
   @ApiProperty({ example: 1, description: '1-based position of the first element; 0 when empty.' })
   from: number;
   @ApiProperty({ example: 20, description: 'Position of the last element; 0 when empty.' })
   to: number;
-  @ApiProperty({ example: 0 }) pageNumber: number;
-  @ApiProperty({ example: 20 }) pageSize: number;
-  @ApiProperty({ example: 4213 }) totalElements: number;
-  @ApiProperty({ example: 211 }) totalPages: number;
+  @ApiProperty({ description: 'The page returned, 0-based.', example: 0 }) pageNumber: number;
+  @ApiProperty({ description: 'The page size applied.', example: 20 }) pageSize: number;
+  @ApiProperty({ description: 'All receipts matching the filters.', example: 4213 })
+  totalElements: number;
+  @ApiProperty({ description: 'ceil(totalElements / pageSize).', example: 211 }) totalPages: number;
 }
 
 /** One receipt with its split and demand, as the joined query returns it. */

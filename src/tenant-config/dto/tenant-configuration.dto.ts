@@ -195,45 +195,98 @@ export class TenantConfigurationInput {
 
 /** The stored configuration: the interface document's 22 fields. */
 export class TenantConfigurationView {
-  @ApiProperty({ format: 'uuid', example: '7b0e9c1e-2f4a-4d8e-9a57-1f0c2b3d4e5f' })
+  @ApiProperty({
+    description: 'Configuration identifier.',
+    format: 'uuid',
+    example: '7b0e9c1e-2f4a-4d8e-9a57-1f0c2b3d4e5f',
+  })
   id: string;
-  @ApiProperty({ format: 'date-time', example: '2026-04-01T09:30:00.000Z' })
+  @ApiProperty({
+    description: 'When the configuration was created (UTC).',
+    format: 'date-time',
+    example: '2026-04-01T09:30:00.000Z',
+  })
   created: string;
-  @ApiProperty({ example: 'priya.sharma' })
+  @ApiProperty({
+    description: 'Who created it (token preferred_username, else sub).',
+    example: 'priya.sharma',
+  })
   createdBy: string;
-  @ApiProperty({ format: 'date-time', example: '2026-11-20T11:02:17.456Z' })
+  @ApiProperty({
+    description: 'When it was last replaced (UTC).',
+    format: 'date-time',
+    example: '2026-11-20T11:02:17.456Z',
+  })
   modified: string;
-  @ApiProperty({ example: 'arjun.mehta' })
+  @ApiProperty({ description: 'Who last replaced it.', example: 'arjun.mehta' })
   lastModifiedBy: string;
-  @ApiProperty({ example: 'BKG' }) bookingNumberPrefix: string;
-  @ApiProperty({ example: 1 }) bookingNumberStarting: number;
-  @ApiProperty({ example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}' }) bookingNumberPattern: string;
-  @ApiProperty({ example: 'DMD' }) demandNumberPrefix: string;
-  @ApiProperty({ example: 1 }) demandNumberStarting: number;
-  @ApiProperty({ example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}' }) demandNumberPattern: string;
-  @ApiProperty({ example: 'DSP' }) demandSplitNumberPrefix: string;
-  @ApiProperty({ example: 1 }) demandSplitNumberStarting: number;
-  @ApiProperty({ example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}' }) demandSplitNumberPattern: string;
-  @ApiProperty({ example: 'RCT' }) receiptNumberPrefix: string;
-  @ApiProperty({ example: 1 }) receiptNumberStarting: number;
-  @ApiProperty({ example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}' }) receiptNumberPattern: string;
-  @ApiProperty({ example: 'SNG' }) snagNumberPrefix: string;
-  @ApiProperty({ example: 1 }) snagNumberStarting: number;
-  @ApiProperty({ example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}' }) snagNumberPattern: string;
-  @ApiProperty({ example: '/' }) separator: string;
-  @ApiProperty({ example: true }) active: boolean;
+  @ApiProperty({ description: 'Prefix of booking numbers ({PREFIX}).', example: 'BKG' })
+  bookingNumberPrefix: string;
+  @ApiProperty({ description: 'First sequence value of a new booking counter.', example: 1 })
+  bookingNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of booking numbers.',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  bookingNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of demand numbers ({PREFIX}).', example: 'DMD' })
+  demandNumberPrefix: string;
+  @ApiProperty({ description: 'First sequence value of a new demand counter.', example: 1 })
+  demandNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of demand numbers.',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  demandNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of demand split numbers ({PREFIX}).', example: 'DSP' })
+  demandSplitNumberPrefix: string;
+  @ApiProperty({ description: 'First sequence value of a new demand split counter.', example: 1 })
+  demandSplitNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of demand split numbers.',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  demandSplitNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of receipt numbers ({PREFIX}).', example: 'RCT' })
+  receiptNumberPrefix: string;
+  @ApiProperty({ description: 'First sequence value of a new receipt counter.', example: 1 })
+  receiptNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of receipt numbers.',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  receiptNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of snag numbers ({PREFIX}).', example: 'SNG' })
+  snagNumberPrefix: string;
+  @ApiProperty({ description: 'First sequence value of a new snag counter.', example: 1 })
+  snagNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of snag numbers.',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  snagNumberPattern: string;
+  @ApiProperty({ description: 'Separator between number parts ({SEP}).', example: '/' })
+  separator: string;
+  @ApiProperty({ description: 'False: numbering uses the built-in default scheme.', example: true })
+  active: boolean;
 }
 
 export class ConfigurationChange {
-  @ApiProperty({ example: 'receiptNumberPrefix' }) field: string;
-  @ApiProperty({ example: 'RCT', nullable: true }) from: unknown;
-  @ApiProperty({ example: 'RC' }) to: unknown;
+  @ApiProperty({ description: 'Name of the field that changed.', example: 'receiptNumberPrefix' })
+  field: string;
+  @ApiProperty({ description: 'Previous value.', example: 'RCT', nullable: true }) from: unknown;
+  @ApiProperty({ description: 'New value.', example: 'RC' }) to: unknown;
 }
 
 export class ConfigurationVersion {
   @ApiProperty({ example: 2, description: 'Version number, 1 = as created.' }) version: number;
-  @ApiProperty({ format: 'date-time', example: '2026-11-20T11:02:17.456Z' }) changedAt: string;
-  @ApiProperty({ example: 'arjun.mehta' }) changedBy: string;
+  @ApiProperty({
+    description: 'When this version was stored (UTC).',
+    format: 'date-time',
+    example: '2026-11-20T11:02:17.456Z',
+  })
+  changedAt: string;
+  @ApiProperty({ description: 'Who stored it.', example: 'arjun.mehta' }) changedBy: string;
   @ApiProperty({
     type: [ConfigurationChange],
     description: 'Fields that differ from the previous version (empty for version 1).',
@@ -248,6 +301,7 @@ export class ConfigurationVersion {
 
 export class NumberPreview {
   @ApiProperty({
+    description: 'The document type.',
     example: 'receipt',
     enum: ['booking', 'demand', 'demand-split', 'receipt', 'snag'],
   })
@@ -258,6 +312,8 @@ export class NumberPreview {
   })
   next: string;
   @ApiProperty({
+    description:
+      'Problems the number has or will have (GST length, characters, leading characters).',
     example: [
       'RCT/26-27/00043 is 15 characters; it exceeds the 16 allowed by GST rules from sequence 1000000',
     ],
@@ -273,6 +329,6 @@ export class ConfigurationPreview {
     description: 'False: the candidate is inactive, so the default scheme applies.',
   })
   active: boolean;
-  @ApiProperty({ type: [NumberPreview] })
+  @ApiProperty({ description: 'One preview per document type.', type: [NumberPreview] })
   documents: NumberPreview[];
 }
