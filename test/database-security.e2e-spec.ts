@@ -13,6 +13,7 @@ const TENANT_OWNED = [
   'demand_splits',
   'receipts',
   'idempotency_keys',
+  'receipt_search_versions',
 ];
 
 /** Isolation enforced by PostgreSQL itself, independent of the application's predicates. */

@@ -39,8 +39,8 @@ interface ReceiptRef {
 
 /**
  * Records and cancels receipts. Each runs in the request's tenant transaction and locks rows in
- * one fixed order - demand split, then its demand, then (recording) the receipt number counter
- * last - so concurrent writers queue instead of deadlocking, and a split is never overpaid: the
+ * one fixed order - demand split, then its demand, then (recording) the receipt number counter,
+ * then the tenant's search version row - so concurrent writers queue instead of deadlocking, and a split is never overpaid: the
  * pending amount is read under the split's row lock. The number is allocated as late as
  * possible, because its counter row is the hottest lock of the tenant; a failed receipt rolls
  * back and consumes no number.
@@ -106,6 +106,7 @@ export class ReceiptWritesService {
         tenant.actor,
       ],
     );
+    await this.receipts.markChanged(tenant);
     return this.load(tenant, id);
   }
 
@@ -143,6 +144,7 @@ export class ReceiptWritesService {
         WHERE tenant_id = $1 AND id = $2`,
       [tenant.tenantId, id, body.reason, tenant.actor],
     );
+    await this.receipts.markChanged(tenant);
     return this.load(tenant, id);
   }
 

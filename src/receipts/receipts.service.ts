@@ -10,17 +10,25 @@ import {
   ReceiptView,
   toReceiptView,
 } from './dto/receipt.view';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { parseSearchRequest, RawSearchQuery } from './search/search-request';
-import { compileSearch } from './search/search-sql';
+import { CompiledSearch, compileSearch } from './search/search-sql';
+
+/** Exact totals kept per (tenant, receipt write version, query); ~100 bytes an entry. */
+const COUNT_CACHE_ENTRIES = 20_000;
 
 /**
  * Reads receipts. Search is a deferred join: the page's ids come from the receipts table alone
  * (joined-table filters as EXISTS, ordered by an index), then only those rows are joined to
  * their split and demand. The total is counted on the receipts table, and not at all when the
- * page itself proves it (a short page).
+ * page itself proves it (a short page) or when the same count was taken since the tenant's last
+ * receipt write (paging through results, dashboards polling).
  */
 @Injectable()
 export class ReceiptsService {
+  private readonly counts = new LRUCache<string, number>({ max: COUNT_CACHE_ENTRIES });
+
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<ReceiptPage> {
@@ -31,9 +39,7 @@ export class ReceiptsService {
     const ids = (await em.query<{ id: string }[]>(sql.idsSql, sql.idsParams)).map((r) => r.id);
     const offset = parsed.page * parsed.size;
     const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
-    const totalElements = pageIsShort
-      ? offset + ids.length
-      : Number((await em.query<{ total: string }[]>(sql.countSql, sql.countParams))[0].total);
+    const totalElements = pageIsShort ? offset + ids.length : await this.count(tenant, sql);
 
     const content = await this.loadByIds(tenant, ids);
     const totalPages = Math.ceil(totalElements / parsed.size);
@@ -49,6 +55,37 @@ export class ReceiptsService {
       totalElements,
       totalPages,
     };
+  }
+
+  /**
+   * Marks the tenant's receipts as changed (call in the transaction of every receipt write).
+   * Counts cached under the previous version are never used again, on any instance.
+   */
+  async markChanged(tenant: TenantContext): Promise<void> {
+    await this.txHost.tx.query(
+      `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, 1)
+       ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + 1`,
+      [tenant.tenantId],
+    );
+  }
+
+  private async count(tenant: TenantContext, sql: CompiledSearch): Promise<number> {
+    const em = this.txHost.tx;
+    const [row] = await em.query<{ version: string }[]>(
+      `SELECT version::text AS version FROM receipt_search_versions WHERE tenant_id = $1`,
+      [tenant.tenantId],
+    );
+    const key = createHash('sha256')
+      .update(
+        `${tenant.tenantId}\n${row?.version ?? '0'}\n${sql.countSql}\n${JSON.stringify(sql.countParams)}`,
+      )
+      .digest('base64url');
+    const cached = this.counts.get(key);
+    if (cached !== undefined) return cached;
+    const [{ total }] = await em.query<{ total: string }[]>(sql.countSql, sql.countParams);
+    const count = Number(total);
+    this.counts.set(key, count);
+    return count;
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<ReceiptView> {
