@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
 import { AppConfig } from '@/common/config/app-config';
 import { bodyParserErrors } from '@/common/errors/body-parser-errors';
+import { requestBodyGuard } from '@/common/errors/request-body-guard';
 import { setupSwagger } from '@/common/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
@@ -27,6 +28,7 @@ export async function createApp(
     type: ['application/json', 'application/*+json'],
   });
   app.use(bodyParserErrors);
+  app.use(requestBodyGuard);
   app.use(
     helmet({
       // Swagger UI needs inline scripts and styles on /docs.

@@ -2,7 +2,7 @@ import { sign } from 'jsonwebtoken';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Tenant } from '@/tenants/tenant.entity';
-import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
+import { createTestApp, ownerDataSource, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { as, token } from './support/tokens';
 
 /** Every row of the contract's section 1 status table, through real HTTP. */
@@ -69,6 +69,20 @@ describe('authentication and tenancy', () => {
       [
         'a token signed with another secret',
         () => as(tenantA.key, { secret: 'another-secret-that-is-long-enough-0123456789' }),
+      ],
+      [
+        'a token that never expires (no exp)',
+        () => ({
+          authorization: `Bearer ${sign({ sub: 'x', tenant: tenantA.key, scope: 'receipts:read' }, TEST_JWT_SECRET)}`,
+          'x-tenant-id': tenantA.key,
+        }),
+      ],
+      [
+        'a token with no subject (no sub, no preferred_username)',
+        () => ({
+          authorization: `Bearer ${sign({ tenant: tenantA.key, scope: 'receipts:read' }, TEST_JWT_SECRET, { expiresIn: '5m' })}`,
+          'x-tenant-id': tenantA.key,
+        }),
       ],
       [
         'an unsigned token (alg none)',
@@ -186,6 +200,48 @@ describe('authentication and tenancy', () => {
         .send('[{"field": ');
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('MALFORMED_JSON');
+    });
+    it('a body nested too deeply is a 400 problem, not a crash', async () => {
+      const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+      for (const path of ['/receipts/search', '/bookings', '/tenant/configuration']) {
+        const res = await request(t.server)
+          [path === '/tenant/configuration' ? 'put' : 'post'](path)
+          .set(as(tenantA.key))
+          .set('content-type', 'application/json')
+          .set('idempotency-key', 'deep-1')
+          .send(`{"unit": ${deep}, "buyerName": "x", "bookingDate": "2026-11-22"}`);
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 400,
+          code: 'INVALID_BODY',
+        });
+      }
+    });
+    it('a NUL character in a string is a 400 problem', async () => {
+      const res = await request(t.server).post('/bookings').set(as(tenantA.key)).send({
+        unit: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+        buyerName: 'A\u0000B',
+        bookingDate: '2026-11-22',
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_BODY');
+    });
+    it('a body that is not JSON is refused with 415 instead of being ignored', async () => {
+      const res = await request(t.server)
+        .post('/receipts/search')
+        .set(as(tenantA.key))
+        .set('content-type', 'text/plain')
+        .send('[{"field":"status","query":"ACTIVE","type":"EQUALS"}]');
+      expect(res.status).toBe(415);
+      expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
+    it('an empty body sent as application/json counts as no body', async () => {
+      const res = await request(t.server)
+        .post('/receipts/search')
+        .set(as(tenantA.key))
+        .set('content-type', 'application/json')
+        .send('');
+      expect(res.status).toBe(200);
     });
     it('a body over the limit is a 413 problem', async () => {
       const res = await request(t.server)

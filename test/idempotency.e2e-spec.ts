@@ -121,7 +121,7 @@ describe('Idempotency-Key', () => {
       t,
       tenant,
       '/receipts',
-      receiptBody(demand.splits[0].id, { amount: -1 }),
+      receiptBody(demand.splits[0].id, { amount: 1.234 }),
       {
         idempotencyKey: key,
       },

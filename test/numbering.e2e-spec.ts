@@ -107,6 +107,27 @@ describe('document numbering through the write endpoints', () => {
     expect(otherBooking.splits[0].demandSplitNumber).toBe('BKG/26-27/00002/D01/01');
   });
 
+  it('answers 422 when a {PARENT} number is asked for on its own', async () => {
+    const tenant = await newTenant();
+    await configure(tenant, { demandSplitNumberPattern: '{PARENT}{SEP}{SEQ:2}' });
+    const res = await post(t, tenant, '/numbers/demand-split', {});
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('NUMBERING_PARENT_REQUIRED');
+    // the default demand pattern has no {PARENT}: issuing one works
+    expect((await post(t, tenant, '/numbers/demand', {})).status).toBe(201);
+  });
+
+  it('keeps a raised Starting even if it is lowered again before any number was issued', async () => {
+    const tenant = await newTenant();
+    await configure(tenant, CUSTOM);
+    const demand = await createDemand(t, tenant, { splits: [split(1000)] });
+    const s = demand.splits[0].id;
+    expect(await receiptNumber(tenant, '2026-06-01', s)).toBe('RC-2026-0100');
+    await configure(tenant, { ...CUSTOM, receiptNumberStarting: 700 });
+    await configure(tenant, { ...CUSTOM, receiptNumberStarting: 1 });
+    expect(await receiptNumber(tenant, '2026-06-01', s)).toBe('RC-2026-0700');
+  });
+
   it('falls back to the default scheme while the configuration is inactive', async () => {
     const tenant = await newTenant();
     await configure(tenant, CUSTOM);
@@ -133,6 +154,10 @@ describe('document numbering through the write endpoints', () => {
     expect(numbers).toEqual([`SNG/${fy}/00001`, `SNG/${fy}/00002`, `SNG/${fy}/00003`]);
     const dated = await post(t, tenant, '/numbers/snag', { date: '2025-05-01' });
     expect(dated.body.number).toBe('SNG/25-26/00001');
+    // no body at all is fine too (the date defaults to today)
+    const bare = await request(t.server).post('/numbers/snag').set(as(tenant));
+    expect(bare.status).toBe(201);
+    expect(bare.body.number).toBe(`SNG/${fy}/00004`);
   });
 
   it('dates receipts by receivedDate: 2026-03-31 is FY 25-26, 2026-04-01 is FY 26-27', async () => {

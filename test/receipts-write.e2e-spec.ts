@@ -473,8 +473,6 @@ describe('write side: bookings, demands, receipts', () => {
     it.each([
       ['a demandSplit that is not a UUID', { demandSplit: 'split-1' }, 'demandSplit'],
       ['an amount with 3 decimals', { amount: 10.123 }, 'amount'],
-      ['a negative amount', { amount: -10 }, 'amount'],
-      ['a zero amount', { amount: 0 }, 'amount'],
       ['an amount given as a string', { amount: '10' as unknown as number }, 'amount'],
       ['an unknown payment mode', { paymentMode: 'BITCOIN' }, 'paymentMode'],
       ['a lower-case payment mode', { paymentMode: 'neft' }, 'paymentMode'],
@@ -492,6 +490,27 @@ describe('write side: bookings, demands, receipts', () => {
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     });
+
+    it.each([0, -10])(
+      'refuses an amount of %p with 422 (a business rule) and writes nothing',
+      async (amount) => {
+        const demand = await createDemand(t, tenant);
+        const res = await post(
+          t,
+          tenant,
+          '/receipts',
+          receiptBody(demand.splits[0].id, { amount }),
+        );
+        expect(res.status).toBe(422);
+        expect(res.body.code).toBe('RECEIPT_AMOUNT_NOT_POSITIVE');
+        expect(res.body.errors).toEqual([{ field: 'amount', message: 'must be greater than 0' }]);
+        const [{ n }] = await db.query(
+          `SELECT count(*)::int AS n FROM receipts WHERE demand_id = $1`,
+          [demand.id],
+        );
+        expect(n).toBe(0);
+      },
+    );
 
     it('accepts an empty transactionRef', async () => {
       const receipt = await recordReceipt(t, tenant, { transactionRef: '' });
@@ -529,6 +548,19 @@ describe('write side: bookings, demands, receipts', () => {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('RECEIPT_NOT_FOUND');
     });
+  });
+
+  it('finds a receipt by its id written in upper case, to read and to cancel', async () => {
+    const receipt = await recordReceipt(t, tenant);
+    const upper = receipt.id.toUpperCase();
+    const read = await get(t, tenant, `/receipts/${upper}`);
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(receipt.id);
+    const cancelled = await post(t, tenant, `/receipts/${upper}/cancel`, {
+      reason: 'Duplicate entry',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('CANCELLED');
   });
 
   describe('POST /receipts/{id}/cancel', () => {

@@ -184,6 +184,16 @@ describe('tenant configuration', () => {
       expect(stale.body.code).toBe('CONFIGURATION_CHANGED');
       expect((await get()).body.snagNumberPrefix).toBe('S1');
     });
+
+    it('compares strongly: a weak form of the current ETag does not match', async () => {
+      const current = await get();
+      const weak = await put({ ...VALID, snagNumberPrefix: 'S3' }, tenant.key, {
+        'if-match': `W/${current.headers.etag}`,
+      });
+      expect(weak.status).toBe(412);
+      const star = await put({ ...VALID, snagNumberPrefix: 'S4' }, tenant.key, { 'if-match': '*' });
+      expect(star.status).toBe(200);
+    });
   });
 
   describe('history', () => {

@@ -19,6 +19,11 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTransactionMode: 'all',
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, application_name: 'finance-service' },
+    extra: {
+      max: poolSize,
+      application_name: 'finance-service',
+      // Dates as YYYY-MM-DD and timestamps in UTC whatever the server's or role's defaults are.
+      options: '-c DateStyle=ISO,YMD -c TimeZone=UTC',
+    },
   };
 }

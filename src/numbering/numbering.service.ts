@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
@@ -16,7 +17,9 @@ import {
   LocalDate,
   localDateInZone,
   ParsedPattern,
+  numberWarnings,
   parsePattern,
+  patternUsesParent,
   renderNumber,
   RenderContext,
 } from './number-pattern';
@@ -44,7 +47,8 @@ export interface ResolvedScheme {
  */
 @Injectable()
 export class NumberingService {
-  private readonly patternCache = new Map<string, ParsedPattern>();
+  // Bounded: preview parses candidate patterns that may never be used again.
+  private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
@@ -82,13 +86,13 @@ export class NumberingService {
     );
   }
 
-  /** The number the next document would get, without consuming it. */
+  /** The number the next document would get (and its warnings), without consuming it. */
   async peek(
     tenant: TenantContext,
     type: DocumentType,
     settings: NumberingSettings | null,
     request: NumberRequest = {},
-  ): Promise<string> {
+  ): Promise<{ number: string; warnings: string[] }> {
     const scheme = this.schemeFrom(settings, type);
     const ctx = this.renderContext(tenant, scheme, request);
     const rows = await this.txHost.tx.query<{ value: string }[]>(
@@ -98,7 +102,11 @@ export class NumberingService {
     );
     const starting = BigInt(scheme.numbering.starting);
     const current = rows.length > 0 ? BigInt(rows[0].value) : starting;
-    return renderNumber(scheme.parsed, ctx, current > starting ? current : starting);
+    const seq = current > starting ? current : starting;
+    return {
+      number: renderNumber(scheme.parsed, ctx, seq),
+      warnings: numberWarnings(scheme.parsed, ctx, seq),
+    };
   }
 
   renderContext(
@@ -106,6 +114,12 @@ export class NumberingService {
     scheme: ResolvedScheme,
     request: NumberRequest,
   ): RenderContext {
+    if (request.parent === undefined && patternUsesParent(scheme.parsed)) {
+      throw AppError.unprocessable(
+        'NUMBERING_PARENT_REQUIRED',
+        `The ${scheme.parsed.documentType} pattern "${scheme.parsed.source}" uses {PARENT}: such numbers are issued with their parent document, not on their own.`,
+      );
+    }
     return {
       prefix: scheme.numbering.prefix,
       separator: scheme.separator,

@@ -55,6 +55,13 @@ export class ReceiptWritesService {
 
   async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
     const amount = decimalFromJson(body.amount);
+    if (amount.lte(0)) {
+      throw AppError.unprocessable(
+        'RECEIPT_AMOUNT_NOT_POSITIVE',
+        `A receipt amount must be greater than 0; got ${amount.toFixed(2)}.`,
+        [{ field: 'amount', message: 'must be greater than 0' }],
+      );
+    }
     const date = parseLocalDate(body.receivedDate);
     const split = await this.lockSplit(tenant, body.demandSplit);
     if (!split) {

@@ -9,7 +9,6 @@ import {
   DOCUMENT_TYPES,
   formatLocalDate,
   localDateInZone,
-  numberWarnings,
 } from '@/numbering/number-pattern';
 import { NumberingService } from '@/numbering/numbering.service';
 import {
@@ -57,10 +56,11 @@ function etagOf(view: TenantConfigurationView): string {
   return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
 }
 
+/** If-Match uses the strong comparison (RFC 9110 13.1.1): a weak tag (W/"...") never matches. */
 function matches(ifMatch: string, etag: string): boolean {
   return ifMatch
     .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
+    .map((t) => t.trim())
     .some((t) => t === '*' || t === etag);
 }
 
@@ -108,9 +108,30 @@ export class TenantConfigService {
       lastModifiedBy: tenant.actor,
     });
     const saved = await this.repo.save(current);
+    if (next.active) await this.applyRaisedStartings(tenant, changes);
     const view = toView(saved);
     await this.recordVersion(saved, view, changes);
     return { view, etag: etagOf(view) };
+  }
+
+  /**
+   * A raised Starting moves existing counters forward now, not at their next use, so a later
+   * lowering (before any number was issued) cannot undo it. Lowering never rewinds. Called only
+   * for an active configuration: an inactive one numbers with the default scheme.
+   */
+  private async applyRaisedStartings(
+    tenant: TenantContext,
+    changes: { field: string; from: unknown; to: unknown }[],
+  ): Promise<void> {
+    for (const type of DOCUMENT_TYPES) {
+      const change = changes.find((c) => c.field === `${FIELD_STEM[type]}NumberStarting`);
+      if (!change || Number(change.to) <= Number(change.from)) continue;
+      await this.txHost.tx.query(
+        `UPDATE number_counters SET next_value = GREATEST(next_value, $3::bigint), updated_at = now()
+          WHERE tenant_id = $1 AND document_type = $2`,
+        [tenant.tenantId, type, String(change.to)],
+      );
+    }
   }
 
   async history(tenant: TenantContext): Promise<ConfigurationVersion[]> {
@@ -139,16 +160,12 @@ export class TenantConfigService {
       // A parent's own preview stands in for {PARENT}.
       const parent =
         type === 'demand' ? nextOf.booking : type === 'demand-split' ? nextOf.demand : undefined;
-      const next = await this.numbering.peek(tenant, type, candidate, { date: today, parent });
-      nextOf[type] = next;
-      const scheme = this.numbering.schemeFrom(candidate, type);
-      const ctx = this.numbering.renderContext(tenant, scheme, { date: today, parent });
-      const seq = BigInt(next.length > 0 ? 1 : 0); // warnings depend on the layout, not the value
-      documents.push({
-        documentType: type,
-        next,
-        warnings: numberWarnings(scheme.parsed, ctx, seq),
+      const { number, warnings } = await this.numbering.peek(tenant, type, candidate, {
+        date: today,
+        parent,
       });
+      nextOf[type] = number;
+      documents.push({ documentType: type, next: number, warnings });
     }
     return { date: formatLocalDate(today), active: candidate.active, documents };
   }

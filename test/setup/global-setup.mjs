@@ -31,17 +31,24 @@ export default async function globalSetup() {
     persistent: false,
     createPostgresUser: true,
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=300',
-      '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off',
-      '-c', 'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
     ],
     onLog: () => undefined,
   });
   await server.initialise();
   await server.start();
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  const admin = new pg.Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+  });
   await admin.connect();
   await admin.query('CREATE DATABASE finance_test');
   // The migration creates this role NOLOGIN when missing; here it must be able to log in.

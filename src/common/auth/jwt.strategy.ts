@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
 import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
@@ -44,6 +44,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   validate(claims: Record<string, unknown>): Principal {
-    return principalFromClaims(claims, this.config.jwt.tenantClaim);
+    // jsonwebtoken accepts a token without `exp` (it never expires) or without a subject; we do
+    // not: every token must expire, and every write must be attributable to someone.
+    const principal = principalFromClaims(claims, this.config.jwt.tenantClaim);
+    if (typeof claims.exp !== 'number' || principal.username === '') {
+      throw new UnauthorizedException();
+    }
+    return principal;
   }
 }

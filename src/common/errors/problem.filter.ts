@@ -17,6 +17,8 @@ export interface ProblemBody {
 
 /** lock_not_available, query_canceled (timeouts), deadlock_detected, serialization_failure. */
 const RETRYABLE_PG_CODES = new Set(['55P03', '57014', '40P01', '40001']);
+/** Input PostgreSQL could not store (backstop behind validation): bad characters, out of range. */
+const BAD_INPUT_PG_CODES = new Set(['22021', '22P05', '22001', '22003', '22007', '22008']);
 
 const TYPE_BASE = 'https://errors.finance-service.dev/';
 
@@ -91,6 +93,14 @@ export class ProblemFilter implements ExceptionFilter {
         503,
         'DATABASE_BUSY',
         'The database could not complete the request in time (lock wait or contention); retry shortly.',
+        base,
+      );
+    }
+    if (typeof pgCode === 'string' && BAD_INPUT_PG_CODES.has(pgCode)) {
+      return this.simple(
+        400,
+        'INVALID_VALUE',
+        'A value in the request cannot be stored (invalid characters or out of range).',
         base,
       );
     }

@@ -9,14 +9,17 @@ import { isValidLocalDate } from '@/numbering/number-pattern';
  */
 export const MAX_MONEY_AMOUNT = '9999999999999.99';
 
-/** Why `value` is not a valid money amount (a JSON number, > 0, at most 2 decimals), or null. */
-export function moneyAmountProblem(value: unknown): string | null {
+/**
+ * Why `value` is not a valid money amount (a JSON number, at most 2 decimals, and > 0 unless
+ * `requirePositive` is false because the caller reports that rule itself), or null.
+ */
+export function moneyAmountProblem(value: unknown, requirePositive = true): string | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
   // String(n) is the shortest text that round-trips to the parsed double: for amounts up to
   // 15 significant digits it is exactly what the client wrote (1e-7 -> "1e-7": 7 decimals).
   const amount = new Decimal(String(value));
   if (amount.decimalPlaces() > 2) return 'must have at most 2 decimal places';
-  if (amount.lte(0)) return 'must be greater than 0';
+  if (requirePositive && amount.lte(0)) return 'must be greater than 0';
   if (amount.gt(MAX_MONEY_AMOUNT)) return `must not exceed ${MAX_MONEY_AMOUNT}`;
   return null;
 }
@@ -27,7 +30,8 @@ export function decimalFromJson(value: number): Decimal {
 }
 
 /** A JSON number > 0 with at most two decimals (checked on the number as parsed, exactly). */
-export function IsMoneyAmount(options?: ValidationOptions) {
+export function IsMoneyAmount(options?: ValidationOptions & { requirePositive?: boolean }) {
+  const requirePositive = options?.requirePositive ?? true;
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'isMoneyAmount',
@@ -35,9 +39,9 @@ export function IsMoneyAmount(options?: ValidationOptions) {
       propertyName,
       options,
       validator: {
-        validate: (value: unknown) => moneyAmountProblem(value) === null,
+        validate: (value: unknown) => moneyAmountProblem(value, requirePositive) === null,
         defaultMessage: (args: ValidationArguments) =>
-          `${args.property} ${moneyAmountProblem(args.value) ?? 'is not a valid amount'}`,
+          `${args.property} ${moneyAmountProblem(args.value, requirePositive) ?? 'is not a valid amount'}`,
       },
     });
 }

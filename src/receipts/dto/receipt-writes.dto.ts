@@ -19,11 +19,12 @@ export class RecordReceiptRequest {
   demandSplit: string;
 
   @ApiProperty({
-    description: `Amount received: a number > 0 with at most two decimals, not above the split's pending amount (else 422 RECEIPT_EXCEEDS_PENDING); at most ${MAX_MONEY_AMOUNT}.`,
+    description: `Amount received: a number with at most two decimals (else 400), > 0 and not above the split's pending amount (else 422 RECEIPT_AMOUNT_NOT_POSITIVE / RECEIPT_EXCEEDS_PENDING); at most ${MAX_MONEY_AMOUNT}.`,
     example: 50000,
     minimum: 0.01,
   })
-  @IsMoneyAmount()
+  // "> 0" is a business rule answered with 422 by the service (contract section 6).
+  @IsMoneyAmount({ requirePositive: false })
   amount: number;
 
   @ApiProperty({ description: 'How it was paid.', enum: PAYMENT_MODES, example: 'NEFT' })
