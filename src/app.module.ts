@@ -45,6 +45,21 @@ export class AppModule {
             level: config.logLevel,
             genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
             redact: ['req.headers.authorization'],
+            // One compact line per request: who (tenant), what, outcome; no header dumps.
+            serializers: {
+              req: (req: {
+                id: unknown;
+                method: string;
+                url: string;
+                headers: Record<string, unknown>;
+              }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+                tenant: req.headers['x-tenant-id'],
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
             autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
           },
         }),
