@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { assertUnprivileged } from '@/database/database-bootstrap';
 import { Tenant } from '@/tenants/tenant.entity';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 
@@ -45,6 +46,13 @@ describe('database security', () => {
          FROM pg_roles r WHERE r.rolname = current_user`,
     );
     expect(rows[0]).toEqual({ rolsuper: false, rolbypassrls: false, owned: 0 });
+  });
+
+  it('refuses to start on a connection that row-level security would not apply to', async () => {
+    await expect(assertUnprivileged(t.ownerUrl)).rejects.toThrow(
+      /superuser, has BYPASSRLS or owns tables/,
+    );
+    await expect(assertUnprivileged(t.appUrl)).resolves.toBeUndefined();
   });
 
   it('every tenant-owned table has row-level security enabled and forced, with a policy', async () => {
