@@ -157,7 +157,7 @@ export interface DemandSplitRow {
 export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
   amount::text AS amount, paid_amount::text AS paid_amount, status`;
 
-type MoneyOf = (amount: string | Decimal) => Money;
+export type MoneyOf = (amount: string | Decimal) => Money;
 
 export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): DemandSplitMetaView {
   return {
@@ -173,12 +173,11 @@ export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): Dema
   };
 }
 
-export function toDemandView(
-  row: DemandRow,
-  splits: DemandSplitRow[],
-  tenant: TenantContext,
-): DemandView {
-  const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);
+/** The DemandMeta summary (also embedded in every receipt). */
+export function toDemandMetaView(
+  row: Omit<DemandRow, 'demand_date'>,
+  money: MoneyOf,
+): DemandMetaView {
   return {
     id: row.id,
     booking: row.booking_id,
@@ -193,6 +192,17 @@ export function toDemandView(
     receivedAmount: money(row.received_amount),
     pendingAmount: money(new Decimal(row.total_amount).minus(row.received_amount)),
     buyerName: row.buyer_name,
+  };
+}
+
+export function toDemandView(
+  row: DemandRow,
+  splits: DemandSplitRow[],
+  tenant: TenantContext,
+): DemandView {
+  const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);
+  return {
+    ...toDemandMetaView(row, money),
     demandDate: row.demand_date,
     splits: splits.map((s) => toDemandSplitMetaView(s, money)),
   };

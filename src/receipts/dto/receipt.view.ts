@@ -1,10 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import Decimal from 'decimal.js';
 import { PAYMENT_MODES, PAYER_TYPES, RECEIPT_STATUSES } from '@/common/domain/enums';
 import { toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import { DemandMetaView, DemandSplitMetaView } from '@/demands/dto/demand-views';
+import {
+  DemandMetaView,
+  DemandSplitMetaView,
+  MoneyOf,
+  toDemandMetaView,
+  toDemandSplitMetaView,
+} from '@/demands/dto/demand-views';
 
 export class ReceiptView {
   @ApiProperty({
@@ -136,7 +141,7 @@ export const RECEIPT_ROW_SELECT = `
     JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id`;
 
 export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptView {
-  const money = (v: string | Decimal) => toMoney(v, tenant.currency, tenant.locale);
+  const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);
   return {
     id: row.id,
     demandSplit: row.demand_split_id,
@@ -149,31 +154,35 @@ export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptVi
     transactionRef: row.transaction_ref,
     receivedDate: row.received_date,
     status: row.status,
-    demandSplitMeta: {
-      id: row.demand_split_id,
-      demand: row.demand_id,
-      payerType: row.s_payer_type,
-      payerId: row.s_payer_id,
-      demandSplitNumber: row.s_number,
-      amount: money(row.s_amount),
-      paidAmount: money(row.s_paid_amount),
-      pendingAmount: money(new Decimal(row.s_amount).minus(row.s_paid_amount)),
-      status: row.s_status,
-    },
-    demandMeta: {
-      id: row.demand_id,
-      booking: row.d_booking_id,
-      unit: row.d_unit_id,
-      milestone: row.d_milestone_id,
-      demandType: row.d_demand_type,
-      demandNumber: row.d_number,
-      totalAmount: money(row.d_total_amount),
-      dueDate: row.d_due_date,
-      remarks: row.d_remarks,
-      status: row.d_status,
-      receivedAmount: money(row.d_received_amount),
-      pendingAmount: money(new Decimal(row.d_total_amount).minus(row.d_received_amount)),
-      buyerName: row.d_buyer_name,
-    },
+    demandSplitMeta: toDemandSplitMetaView(
+      {
+        id: row.demand_split_id,
+        demand_id: row.demand_id,
+        payer_type: row.s_payer_type,
+        payer_id: row.s_payer_id,
+        demand_split_number: row.s_number,
+        amount: row.s_amount,
+        paid_amount: row.s_paid_amount,
+        status: row.s_status,
+      },
+      money,
+    ),
+    demandMeta: toDemandMetaView(
+      {
+        id: row.demand_id,
+        booking_id: row.d_booking_id,
+        unit_id: row.d_unit_id,
+        milestone_id: row.d_milestone_id,
+        demand_type: row.d_demand_type,
+        demand_number: row.d_number,
+        total_amount: row.d_total_amount,
+        received_amount: row.d_received_amount,
+        due_date: row.d_due_date,
+        remarks: row.d_remarks,
+        status: row.d_status,
+        buyer_name: row.d_buyer_name,
+      },
+      money,
+    ),
   };
 }
