@@ -1,7 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
+import { ConfigError } from '@/common/config/app-config';
 
 export interface EmbeddedServer {
   /** Superuser URL (owner of the schema; used for migrations only). */
@@ -13,6 +22,19 @@ export interface EmbeddedServer {
 
 const DATABASE = 'finance';
 const SUPERUSER = 'postgres';
+
+/** As root, every parent of the data directory must be searchable by others (the postgres user). */
+function assertTraversable(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new ConfigError(
+        `The embedded PostgreSQL runs as the "postgres" OS user, which cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). ` +
+          `Set DATA_DIR to a directory outside it (for example DATA_DIR=/var/tmp/finance-data) or run chmod o+x ${dir}.`,
+      );
+    }
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,6 +76,7 @@ export async function startEmbeddedPostgres(
   // The server runs as the unprivileged `postgres` OS user when we are root: it must be able to
   // traverse the parents of its data directory.
   chmodSync(dataDir, 0o755);
+  assertTraversable(dataDir);
   const pgDir = join(dataDir, 'pg');
   const runtimeFile = join(dataDir, 'pg.json');
   const urlFor = (port: number) =>
