@@ -129,3 +129,13 @@ export function runAutocannon(options: autocannon.Options): Promise<autocannon.R
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(9);
+
+/** Runs a benchmark's main, printing any failure and exiting non-zero. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { ClsService } from 'nestjs-cls';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { fmt, runAutocannon, startBenchEnvironment } from './bench-support';
+import { fmt, runAutocannon, runBench, startBenchEnvironment } from './bench-support';
 
 const SPLITS_PER_DEMAND = 10;
 const DEMANDS = 100;
@@ -130,9 +130,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runBench(main);

@@ -9,7 +9,7 @@ import { ClsService } from 'nestjs-cls';
 import { PAYMENT_MODES } from '@/common/domain/enums';
 import { FIRST_NAMES, LAST_NAMES } from '@/seed/indian-names';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { fmt, runAutocannon, startBenchEnvironment, timeIt } from './bench-support';
+import { fmt, runAutocannon, runBench, startBenchEnvironment, timeIt } from './bench-support';
 
 /** Set-based generation: bookings -> 5 demands each -> 2 splits each -> receipts spread over splits. */
 async function generate(owner: Client, tenantId: string, receipts: number): Promise<void> {
@@ -183,9 +183,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runBench(main);

@@ -92,12 +92,12 @@ export class DemandsService {
       ],
     );
 
-    const numbers: string[] = [];
-    for (let i = 0; i < body.splits.length; i++) {
-      numbers.push(
-        await this.numbering.allocate(tenant, 'demand-split', { date, parent: demandNumber }),
-      );
-    }
+    const numbers = await this.numbering.allocateMany(
+      tenant,
+      'demand-split',
+      { date, parent: demandNumber },
+      body.splits.length,
+    );
     // One statement for all splits; WITH ORDINALITY keeps the order they were sent in.
     const splits = await em.query<DemandSplitRow[]>(
       `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number,

@@ -34,7 +34,7 @@ export interface NumberRequest {
   parent?: string;
 }
 
-export interface ResolvedScheme {
+interface ResolvedScheme {
   numbering: DocumentNumbering;
   separator: string;
   parsed: ParsedPattern;
@@ -57,8 +57,29 @@ export class NumberingService {
     type: DocumentType,
     request: NumberRequest = {},
   ): Promise<string> {
+    return (await this.allocateMany(tenant, type, request, 1))[0];
+  }
+
+  /** `count` consecutive numbers of one series (e.g. a demand's splits), reading the scheme once. */
+  async allocateMany(
+    tenant: TenantContext,
+    type: DocumentType,
+    request: NumberRequest,
+    count: number,
+  ): Promise<string[]> {
     const scheme = await this.scheme(tenant.tenantId, type);
     const ctx = this.renderContext(tenant, scheme, request);
+    const numbers: string[] = [];
+    for (let i = 0; i < count; i++) numbers.push(await this.next(tenant, type, scheme, ctx));
+    return numbers;
+  }
+
+  private async next(
+    tenant: TenantContext,
+    type: DocumentType,
+    scheme: ResolvedScheme,
+    ctx: RenderContext,
+  ): Promise<string> {
     const key = counterKey(scheme.parsed, ctx);
     const em = this.txHost.tx;
     for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++) {
@@ -109,7 +130,7 @@ export class NumberingService {
     };
   }
 
-  renderContext(
+  private renderContext(
     tenant: TenantContext,
     scheme: ResolvedScheme,
     request: NumberRequest,
@@ -129,13 +150,13 @@ export class NumberingService {
     };
   }
 
-  async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
+  private async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
     const config = await this.txHost.tx.getRepository(TenantConfiguration).findOneBy({ tenantId });
     return this.schemeFrom(config, type);
   }
 
   /** Inactive or missing configuration falls back to the built-in default scheme. */
-  schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {
+  private schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {
     const useDefault = !settings || !settings.active;
     const numbering = useDefault
       ? DEFAULT_NUMBERING.documents[type]

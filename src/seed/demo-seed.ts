@@ -7,6 +7,7 @@ import Decimal from 'decimal.js';
 import { BookingsService } from '@/bookings/bookings.service';
 import { AppConfig } from '@/common/config/app-config';
 import { PAYMENT_MODES, PaymentMode, PayerType } from '@/common/domain/enums';
+import { bindTenant } from '@/common/tenancy/bind-tenant';
 import { tenantContextOf } from '@/common/tenancy/tenant-context';
 import { DemandsService } from '@/demands/demands.service';
 import { formatLocalDate, localDateInZone } from '@/numbering/number-pattern';
@@ -107,7 +108,7 @@ async function seedTenant(
   for (let week = 0; week * 7 < days && recorded < targetReceipts; week++) {
     await cls.run(() =>
       txHost.withTransaction(async () => {
-        await txHost.tx.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+        await bindTenant(txHost.tx, tenant.id);
         for (
           let day = week * 7;
           day < Math.min(days, week * 7 + 7) && recorded < targetReceipts;

@@ -26,7 +26,7 @@ export interface ConfigurationWithEtag {
   etag: string;
 }
 
-export function defaultSettings(): NumberingSettings {
+function defaultSettings(): NumberingSettings {
   const settings: Record<string, unknown> = {
     separator: DEFAULT_NUMBERING.separator,
     active: true,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
+import { bindTenant } from '@/common/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
 import { Tenant } from './tenant.entity';
 
@@ -43,7 +44,7 @@ export class TenantProvisioningService {
           active: true,
         }),
       );
-      await this.txHost.tx.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+      await bindTenant(this.txHost.tx, tenant.id);
       await this.configs.createDefault(tenant.id, actor);
       return tenant;
     });

@@ -78,12 +78,8 @@ export class ProblemFilter implements ExceptionFilter {
     const base = { instance: req.originalUrl ?? req.url, traceId };
     if (exception instanceof AppError) {
       return {
-        type: TYPE_BASE + exception.code.toLowerCase().replace(/_/g, '-'),
+        ...this.simple(exception.status, exception.code, exception.detail, base),
         title: exception.title,
-        status: exception.status,
-        detail: exception.detail,
-        code: exception.code,
-        ...base,
         ...(exception.errors ? { errors: exception.errors } : {}),
       };
     }
