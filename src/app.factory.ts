@@ -5,7 +5,11 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
 import { AppConfig } from '@/common/config/app-config';
 import { bodyParserErrors } from '@/common/errors/body-parser-errors';
-import { requestBodyGuard } from '@/common/errors/request-body-guard';
+import {
+  contentEncodingGuard,
+  markInvalidUtf8,
+  requestBodyGuard,
+} from '@/common/errors/request-body-guard';
 import { setupSwagger } from '@/common/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
@@ -23,9 +27,12 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  app.use(contentEncodingGuard);
   app.useBodyParser('json', {
     limit: config.bodyLimit,
     type: ['application/json', 'application/*+json'],
+    // Limit applies to the inflated size too (raw-body counts decoded bytes): no zip bombs.
+    verify: markInvalidUtf8,
   });
   app.use(bodyParserErrors);
   app.use(requestBodyGuard);

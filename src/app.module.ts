@@ -13,6 +13,7 @@ import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
 import { JwtStrategy } from '@/common/auth/jwt.strategy';
 import { ScopesGuard } from '@/common/auth/scopes.guard';
 import { AppConfig } from '@/common/config/app-config';
+import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
@@ -94,6 +95,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_GUARD, useClass: ScopesGuard },
+        { provide: APP_GUARD, useClass: QueryParametersGuard },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
       ],
     };

@@ -8,17 +8,28 @@ export interface FieldError {
  * A failure the client can act on. The global problem filter turns it into an RFC 9457
  * application/problem+json body; `code` is stable and documented, `detail` is for humans.
  */
+/** Contract §2: `errors` lists at most this many entries, plus `errorsTruncated`. */
+export const MAX_FIELD_ERRORS = 50;
+
 export class AppError extends Error {
+  readonly errors?: FieldError[];
+  /** How many field errors were left out of `errors` (absent when none were). */
+  readonly errorsTruncated?: number;
+
   constructor(
     readonly status: number,
     readonly code: string,
     readonly title: string,
     readonly detail: string,
-    readonly errors?: FieldError[],
+    errors?: FieldError[],
     readonly headers?: Record<string, string>,
   ) {
     super(detail);
     this.name = 'AppError';
+    if (errors) {
+      this.errors = errors.slice(0, MAX_FIELD_ERRORS);
+      if (errors.length > MAX_FIELD_ERRORS) this.errorsTruncated = errors.length - MAX_FIELD_ERRORS;
+    }
   }
 
   static badRequest(code: string, detail: string, errors?: FieldError[]): AppError {

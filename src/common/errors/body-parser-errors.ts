@@ -4,6 +4,7 @@ import { AppError } from './app-error';
 /** Errors body-parser raises before any route runs (they carry a `type`). */
 interface BodyParserError {
   type?: string;
+  code?: unknown;
 }
 
 /**
@@ -12,7 +13,7 @@ interface BodyParserError {
  */
 export function bodyParserErrors(
   err: unknown,
-  _req: Request,
+  req: Request,
   _res: Response,
   next: NextFunction,
 ): void {
@@ -29,6 +30,14 @@ export function bodyParserErrors(
         ),
       );
     case 'encoding.unsupported':
+      return next(
+        new AppError(
+          415,
+          'UNSUPPORTED_CONTENT_ENCODING',
+          'Unsupported Media Type',
+          'Content-Encoding must be one of gzip, deflate, br or identity.',
+        ),
+      );
     case 'charset.unsupported':
       return next(
         new AppError(
@@ -39,6 +48,26 @@ export function bodyParserErrors(
         ),
       );
     default:
+      // zlib failures (Z_DATA_ERROR, Z_BUF_ERROR, brotli ERR_*) carry a code and no type.
+      if (isDecodeFailure(err, req)) {
+        return next(
+          AppError.badRequest(
+            'BODY_ENCODING_INVALID',
+            `The request body cannot be decoded as Content-Encoding: ${req.headers['content-encoding']}.`,
+          ),
+        );
+      }
       return next(err);
   }
+}
+
+function isDecodeFailure(err: unknown, req: Request): boolean {
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  const e = err as BodyParserError | undefined;
+  return (
+    encoding !== undefined &&
+    encoding !== 'identity' &&
+    e?.type === undefined &&
+    typeof e?.code === 'string'
+  );
 }

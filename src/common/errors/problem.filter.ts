@@ -13,6 +13,7 @@ export interface ProblemBody {
   code: string;
   traceId: string;
   errors?: FieldError[];
+  errorsTruncated?: number;
 }
 
 /** lock_not_available, query_canceled (timeouts), deadlock_detected, serialization_failure. */
@@ -81,6 +82,7 @@ export class ProblemFilter implements ExceptionFilter {
         ...this.simple(exception.status, exception.code, exception.detail, base),
         title: exception.title,
         ...(exception.errors ? { errors: exception.errors } : {}),
+        ...(exception.errorsTruncated ? { errorsTruncated: exception.errorsTruncated } : {}),
       };
     }
     const pgCode = (exception as { driverError?: { code?: unknown } })?.driverError?.code;

@@ -1,5 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { AppError, FieldError } from './app-error';
+import { AppError, FieldError, MAX_FIELD_ERRORS } from './app-error';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
@@ -24,7 +24,10 @@ export function createValidationPipe(): ValidationPipe {
       );
       return AppError.validation(
         fieldErrors,
-        `The request is not valid: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+        `The request is not valid: ${fieldErrors
+          .slice(0, MAX_FIELD_ERRORS)
+          .map((e) => `${e.field}: ${e.message}`)
+          .join('; ')}${fieldErrors.length > MAX_FIELD_ERRORS ? '; …' : ''}`,
       );
     },
   });
