@@ -65,6 +65,7 @@ function isDecodeFailure(err: unknown, req: Request): boolean {
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   const e = err as BodyParserError | undefined;
   return (
+    !(err instanceof AppError) &&
     encoding !== undefined &&
     encoding !== 'identity' &&
     e?.type === undefined &&
