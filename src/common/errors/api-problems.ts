@@ -39,6 +39,11 @@ export class ProblemView {
     type: [FieldErrorView],
   })
   errors?: FieldErrorView[];
+  @ApiPropertyOptional({
+    description: '`errors` lists at most 50 entries; how many more there were.',
+    example: 12,
+  })
+  errorsTruncated?: number;
 }
 
 const DESCRIPTIONS: Record<number, string> = {

@@ -50,7 +50,7 @@ export function bodyProblem(body: unknown, invalidUtf8 = false): BodyProblem | n
       }
       const entries = Array.isArray(value)
         ? value.map((v, i) => [i, v] as const)
-        : Object.entries(value as object);
+        : Object.entries(value);
       if (entries.length > MAX_OBJECT_KEYS) {
         const message = `has ${entries.length} ${Array.isArray(value) ? 'items' : 'keys'}, more than ${MAX_OBJECT_KEYS}`;
         return { code: 'BODY_TOO_COMPLEX', field: field(path), message };
