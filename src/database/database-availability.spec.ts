@@ -27,6 +27,12 @@ describe('isDatabaseUnavailable', () => {
       'AggregateError of refusals (IPv4 + IPv6)',
       Object.assign(new AggregateError([withCode('ECONNREFUSED')], ''), {}),
     ],
+    [
+      'query on a runner released after its connection failed',
+      Object.assign(new Error('already released'), {
+        name: 'QueryRunnerProviderAlreadyReleasedError',
+      }),
+    ],
     ['wrapped in cause', new Error('transaction failed', { cause: withCode('57P01') })],
   ])('%s is unavailable', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);

@@ -18,6 +18,11 @@ const CONNECTION_ERROR_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
+const RELEASED_RUNNER_ERRORS = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
+
 /** node-postgres and pg-pool raise these as plain Errors without a code. */
 const CONNECTION_MESSAGES = [
   /Connection terminated/i, // unexpectedly, or due to connection timeout
@@ -47,6 +52,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
       if (/^08[0-9A-Z]{3}$/.test(code)) return true;
     }
+    // TypeORM's answer to a query on a transaction whose connection was already dropped and
+    // released after a connection error: the transaction is gone, nothing of it committed.
+    if (RELEASED_RUNNER_ERRORS.has(String((e as { name?: unknown }).name))) return true;
     if (typeof message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(message))) {
       return true;
     }
