@@ -137,7 +137,9 @@ export class PgCluster {
       await execFile(join(this.bin, tool), args, { cwd: this.root, ...this.ids });
     } catch (error) {
       const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-      throw new Error(`${tool} ${args.join(' ')} failed: ${stderr || stdout || String(error)}`);
+      throw new Error(`${tool} ${args.join(' ')} failed: ${stderr || stdout || String(error)}`, {
+        cause: error,
+      });
     }
   }
 }
