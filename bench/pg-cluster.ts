@@ -69,6 +69,8 @@ export class PgCluster {
       'UTF8',
       '--no-sync',
     ]);
+    // Last resort if destroy() never runs (a hung test, Ctrl-C): no server outlives us.
+    process.once('exit', () => cluster.destroySync());
     await cluster.start();
     return cluster;
   }
@@ -129,6 +131,23 @@ export class PgCluster {
 
   async destroy(): Promise<void> {
     await this.stop('immediate').catch(() => undefined);
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  destroySync(): void {
+    if (!existsSync(this.root)) return;
+    try {
+      execFileSync(
+        join(this.bin, 'pg_ctl'),
+        ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop'],
+        {
+          stdio: 'ignore',
+          ...this.ids,
+        },
+      );
+    } catch {
+      // not running
+    }
     rmSync(this.root, { recursive: true, force: true });
   }
 
