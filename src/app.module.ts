@@ -64,7 +64,9 @@ export class AppModule {
             autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
           },
         }),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.dbPoolSize)),
+        TypeOrmModule.forRoot(
+          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs),
+        ),
         ClsModule.forRoot({
           global: true,
           middleware: { mount: true },

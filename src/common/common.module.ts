@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DatabaseAvailability } from '@/database/database-availability';
 import { AppConfig } from './config/app-config';
 
 /** Global providers every feature may inject: the validated configuration. */
@@ -8,8 +9,8 @@ export class CommonModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
+      providers: [{ provide: AppConfig, useValue: config }, DatabaseAvailability],
+      exports: [AppConfig, DatabaseAvailability],
     };
   }
 }

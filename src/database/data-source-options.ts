@@ -10,7 +10,11 @@ types.setTypeParser(types.builtins.DATE, (value: string) => value);
 /** Migration classes are listed, not globbed, so the same list works from ts-jest and dist. */
 export const MIGRATIONS = [InitialSchema1763776800000, ReceiptSearchVersions1763863200000];
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  poolSize = 10,
+  connectTimeoutMs = 3000,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -21,6 +25,9 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     logging: false,
     extra: {
       max: poolSize,
+      // Covers both a new connection and waiting for a free one: a dead database fails fast
+      // (503 DATABASE_UNAVAILABLE) instead of holding requests until the client gives up.
+      connectionTimeoutMillis: connectTimeoutMs,
       application_name: 'finance-service',
       // Dates as YYYY-MM-DD and timestamps in UTC whatever the server's or role's defaults are.
       options: '-c DateStyle=ISO,YMD -c TimeZone=UTC',

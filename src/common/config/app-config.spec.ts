@@ -7,6 +7,7 @@ describe(loadConfig.name, () => {
       nodeEnv: 'development',
       port: 3000,
       dbPoolSize: 10,
+      dbConnectTimeoutMs: 3000,
       seedDemoData: true,
       bodyLimit: '1mb',
     });
@@ -20,6 +21,7 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
+    expect(() => loadConfig({ DB_CONNECT_TIMEOUT_MS: '10' })).toThrow(/DB_CONNECT_TIMEOUT_MS/);
   });
 
   it('lists every bad variable at once', () => {

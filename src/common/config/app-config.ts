@@ -67,6 +67,11 @@ class EnvironmentVariables {
   @Min(1)
   DB_STATEMENT_TIMEOUT_MS = 30000;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DB_CONNECT_TIMEOUT_MS = 3000;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -130,6 +135,7 @@ export class AppConfig {
   readonly dbPoolSize: number;
   readonly dbLockTimeoutMs: number;
   readonly dbStatementTimeoutMs: number;
+  readonly dbConnectTimeoutMs: number;
   readonly jwt: {
     secret?: string;
     jwksUri?: string;
@@ -191,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: raw.DB_POOL_SIZE,
     dbLockTimeoutMs: raw.DB_LOCK_TIMEOUT_MS,
     dbStatementTimeoutMs: raw.DB_STATEMENT_TIMEOUT_MS,
+    dbConnectTimeoutMs: raw.DB_CONNECT_TIMEOUT_MS,
     jwt: {
       secret: raw.JWT_SECRET,
       jwksUri: raw.JWT_JWKS_URI,

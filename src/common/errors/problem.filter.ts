@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { DatabaseAvailability, isDatabaseUnavailable } from '@/database/database-availability';
 import { AppError, FieldError } from './app-error';
 
 export interface ProblemBody {
@@ -49,6 +50,8 @@ const FRAMEWORK_CODES: Record<number, { code: string; title: string }> = {
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('Problem');
 
+  constructor(private readonly availability?: DatabaseAvailability) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
@@ -58,7 +61,10 @@ export class ProblemFilter implements ExceptionFilter {
     const traceId = typeof reqId === 'string' ? reqId : randomUUID();
     const problem = this.toProblem(exception, req, traceId);
 
-    if (problem.status >= 500) {
+    if (problem.code === 'DATABASE_UNAVAILABLE') {
+      // One warning when the outage starts, one info when it ends: not an error per request.
+      this.availability?.recordFailure(exception);
+    } else if (problem.status >= 500) {
       this.logger.error({ err: exception, traceId }, 'unhandled error');
     }
     if (res.headersSent) return;
@@ -84,6 +90,14 @@ export class ProblemFilter implements ExceptionFilter {
         ...(exception.errors ? { errors: exception.errors } : {}),
         ...(exception.errorsTruncated ? { errorsTruncated: exception.errorsTruncated } : {}),
       };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return this.simple(
+        503,
+        'DATABASE_UNAVAILABLE',
+        'The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.',
+        base,
+      );
     }
     const pgCode = (exception as { driverError?: { code?: unknown } })?.driverError?.code;
     if (typeof pgCode === 'string' && RETRYABLE_PG_CODES.has(pgCode)) {

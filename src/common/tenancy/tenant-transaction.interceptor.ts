@@ -3,7 +3,13 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
+import { DatabaseAvailability, isDatabaseUnavailable } from '@/database/database-availability';
+
+/** Pause before the one retry: long enough for a fast restart, jittered so clients spread out. */
+const RETRY_BASE_MS = 200;
+const RETRY_JITTER_MS = 300;
 
 /**
  * Runs each tenant request in one transaction with `app.tenant_id` set transaction-locally, so
@@ -15,27 +21,43 @@ export class TenantTransactionInterceptor implements NestInterceptor {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
+    private readonly availability: DatabaseAvailability,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const tenant = context.switchToHttp().getRequest<Request>().tenant;
     if (!tenant) return next.handle();
-    return from(
-      this.txHost.withTransaction(async () => {
-        // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or a
-        // runaway query becomes a retryable 503 instead of a hung request.
-        await this.txHost.tx.query(
-          `SELECT set_config('app.tenant_id', $1, true),
-                  set_config('lock_timeout', $2, true),
-                  set_config('statement_timeout', $3, true)`,
-          [
-            tenant.tenantId,
-            `${this.config.dbLockTimeoutMs}ms`,
-            `${this.config.dbStatementTimeoutMs}ms`,
-          ],
-        );
-        return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
-      }),
-    );
+    return from(this.run(tenant.tenantId, next));
+  }
+
+  /**
+   * One transparent retry, after a short random pause, when the database was unavailable before
+   * the handler ran (connect, BEGIN, set_config): nothing of the request was done, so a database
+   * restart of a second costs the client nothing. Once the handler has started, a retry could
+   * repeat a write, so the failure goes to the client as 503 DATABASE_UNAVAILABLE instead.
+   */
+  private async run(tenantId: string, next: CallHandler): Promise<unknown> {
+    for (let attempt = 1; ; attempt++) {
+      let handlerStarted = false;
+      try {
+        const result = await this.txHost.withTransaction(async () => {
+          // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or
+          // a runaway query becomes a retryable 503 instead of a hung request.
+          await this.txHost.tx.query(
+            `SELECT set_config('app.tenant_id', $1, true),
+                    set_config('lock_timeout', $2, true),
+                    set_config('statement_timeout', $3, true)`,
+            [tenantId, `${this.config.dbLockTimeoutMs}ms`, `${this.config.dbStatementTimeoutMs}ms`],
+          );
+          handlerStarted = true;
+          return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
+        });
+        this.availability.recordSuccess();
+        return result;
+      } catch (error) {
+        if (handlerStarted || attempt > 1 || !isDatabaseUnavailable(error)) throw error;
+        await sleep(RETRY_BASE_MS + Math.random() * RETRY_JITTER_MS);
+      }
+    }
   }
 }
