@@ -12,6 +12,12 @@ export function isDocumentType(value: unknown): value is DocumentType {
   return typeof value === 'string' && (DOCUMENT_TYPES as readonly string[]).includes(value);
 }
 
+/**
+ * Types whose documents live elsewhere: only these may be issued a bare number. The others get
+ * their number with their document, so their series stay gap-free (contract §6).
+ */
+export const EXTERNAL_DOCUMENT_TYPES: readonly DocumentType[] = ['snag'];
+
 /** Document types whose number may embed the parent document's number. */
 export const PARENT_DOCUMENT_TYPES: readonly DocumentType[] = ['demand', 'demand-split'];
 

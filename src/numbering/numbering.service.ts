@@ -14,6 +14,7 @@ import {
   counterKey,
   DEFAULT_NUMBERING,
   DocumentType,
+  EXTERNAL_DOCUMENT_TYPES,
   LocalDate,
   localDateInZone,
   ParsedPattern,
@@ -51,6 +52,21 @@ export class NumberingService {
   private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** A bare number for a document kept elsewhere (`POST /numbers/{documentType}`). */
+  async issueForExternalDocument(
+    tenant: TenantContext,
+    type: DocumentType,
+    request: NumberRequest,
+  ): Promise<string> {
+    if (!EXTERNAL_DOCUMENT_TYPES.includes(type)) {
+      throw AppError.badRequest(
+        'NUMBER_ISSUED_WITH_DOCUMENT',
+        `A ${type} number is issued only with its ${type}, so the series stays gap-free; bare numbers exist for: ${EXTERNAL_DOCUMENT_TYPES.join(', ')}.`,
+      );
+    }
+    return this.allocate(tenant, type, request);
+  }
 
   async allocate(
     tenant: TenantContext,
