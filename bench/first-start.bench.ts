@@ -92,7 +92,7 @@ async function once(serviceDir: string): Promise<Run> {
     if (service && service.exitCode === null) {
       const exit = new Promise((done) => service!.once('exit', done));
       service.kill('SIGINT');
-      await Promise.race([exit, sleep(15_000)]);
+      await Promise.race([exit, sleep(15_000, undefined, { ref: false })]);
       if (service.exitCode === null) service.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });

@@ -44,7 +44,7 @@ describe('checkout anywhere', () => {
     if (service && service.exitCode === null && service.signalCode === null) {
       const exited = new Promise((done) => service!.once('exit', done));
       service.kill('SIGINT');
-      await Promise.race([exited, sleep(20_000)]);
+      await Promise.race([exited, sleep(20_000, undefined, { ref: false })]);
       service.kill('SIGKILL');
     }
     for (const dir of [parent, childTmp, relocated]) {
@@ -143,7 +143,9 @@ describe('checkout anywhere', () => {
 
     const exited = new Promise<number | null>((done) => service!.once('exit', done));
     service.kill('SIGINT');
-    expect(await Promise.race([exited, sleep(30_000).then(() => 'timeout')])).toBe(0);
+    expect(
+      await Promise.race([exited, sleep(30_000, undefined, { ref: false }).then(() => 'timeout')]),
+    ).toBe(0);
     expect(readdirSync(childTmp)).toEqual([]);
   }, 240_000);
 });
