@@ -210,7 +210,7 @@ export function planDemoTenant(input: PlanInput): DemoPlan {
   const open: PlannedSplit[] = [];
   const receiptsPerDay = Math.max(1, input.receipts / days);
 
-  for (let day = 0; day < days && plan.receipts.length < input.receipts; day++) {
+  for (let day = 0; day <= days && plan.receipts.length < input.receipts; day++) {
     const date = dateAt(day);
     entriesToday = 0;
     // New bookings, mostly early on.
