@@ -4,7 +4,9 @@
  * signs a token with that checkout's own `token` CLI and searches the demo tenant until the demo
  * data is there. Prints seconds from spawn to ready and to searchable; removes everything it made.
  *
- *   node dist/bench/first-start.bench.js [serviceDir] [--runs 3]   (default: this checkout, 1 run)
+ *   node dist/bench/first-start.bench.js [serviceDir] [--runs 3] [--npm]
+ *
+ * (default: this checkout, 1 run; --npm spawns `npm start` instead of `node dist/src/main.js`).
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +22,7 @@ interface Run {
   demoReceipts: number;
 }
 
-async function once(serviceDir: string): Promise<Run> {
+async function once(serviceDir: string, viaNpm: boolean): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'finance-first-start-'));
   chmodSync(dataDir, 0o755); // as root the embedded server runs as `postgres`
   const port = await freePort();
@@ -40,10 +42,15 @@ async function once(serviceDir: string): Promise<Run> {
   let output = '';
   try {
     const started = performance.now();
-    service = spawn('node', [resolve(serviceDir, 'dist/src/main.js')], {
+    const [command, args] = viaNpm
+      ? ['npm', ['start', '--silent']]
+      : ['node', [resolve(serviceDir, 'dist/src/main.js')]];
+    // Its own process group, so that stopping it reaches the node process behind npm too.
+    service = spawn(command, args, {
       env,
       cwd: serviceDir,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     service.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
     service.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
@@ -89,11 +96,19 @@ async function once(serviceDir: string): Promise<Run> {
     const searchableSeconds = (performance.now() - started) / 1000;
     return { readySeconds, searchableSeconds, demoReceipts };
   } finally {
-    if (service && service.exitCode === null) {
+    const running = () => service && service.exitCode === null && service.signalCode === null;
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-service!.pid!, name);
+      } catch {
+        // already gone
+      }
+    };
+    if (running()) {
       const exit = new Promise((done) => service!.once('exit', done));
-      service.kill('SIGINT');
+      signal('SIGINT');
       await Promise.race([exit, sleep(15_000, undefined, { ref: false })]);
-      if (service.exitCode === null) service.kill('SIGKILL');
+      if (running()) signal('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -102,12 +117,12 @@ async function once(serviceDir: string): Promise<Run> {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { runs: { type: 'string', default: '1' } },
+    options: { runs: { type: 'string', default: '1' }, npm: { type: 'boolean', default: false } },
   });
   const serviceDir = resolve(positionals[0] ?? resolve(__dirname, '..', '..'));
-  console.log(`service: ${serviceDir}`);
+  console.log(`service: ${serviceDir} (${values.npm ? 'npm start' : 'node dist/src/main.js'})`);
   for (let i = 0; i < Number(values.runs); i++) {
-    const run = await once(serviceDir);
+    const run = await once(serviceDir, values.npm);
     console.log(
       `run ${i + 1}: ready (200) after ${run.readySeconds.toFixed(1)} s, demo data searchable after ${run.searchableSeconds.toFixed(1)} s (${run.demoReceipts} NEFT/RTGS/UPI receipts in demo)`,
     );

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createApp } from '@/app.factory';
 import { ConfigError, loadConfig } from '@/common/config/app-config';
 import { prepareDatabase } from '@/database/database-bootstrap';
-import { embeddedDataDir } from '@/database/state-location';
+import { describeEmbeddedLocation } from '@/database/state-location';
 import { seedDemoData } from '@/seed/demo-seed';
 
 async function main(): Promise<void> {
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const base = `http://localhost:${config.port}`;
   const mode = db.embedded
-    ? `embedded PostgreSQL, data in ${embeddedDataDir(config.dataDir)}`
+    ? `embedded PostgreSQL, ${describeEmbeddedLocation(config.dataDir)}`
     : 'external PostgreSQL';
   process.stdout.write(
     [

