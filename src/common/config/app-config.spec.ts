@@ -10,6 +10,7 @@ describe(loadConfig.name, () => {
       dbConnectTimeoutMs: 3000,
       seedDemoData: true,
       bodyLimit: '1mb',
+      logFormat: 'auto',
     });
     expect(config.jwt.tenantClaim).toBe('tenant');
     expect(config.databaseUrl).toBeUndefined();
@@ -22,6 +23,7 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
     expect(() => loadConfig({ DB_CONNECT_TIMEOUT_MS: '10' })).toThrow(/DB_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
   it('lists every bad variable at once', () => {

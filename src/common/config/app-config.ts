@@ -13,6 +13,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { resolve } from 'node:path';
+import { LOG_FORMATS, LogFormat } from '@/common/logging/log-format';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -100,6 +101,9 @@ class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: LogFormat = 'auto';
+
   @IsString()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
@@ -144,6 +148,7 @@ export class AppConfig {
     tenantClaim: string;
   };
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   readonly bodyLimit: string;
   readonly rateLimitPerMinute: number;
   readonly seedDemoData: boolean;
@@ -206,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tenantClaim: raw.JWT_TENANT_CLAIM,
     },
     logLevel: raw.LOG_LEVEL as LogLevel,
+    logFormat: raw.LOG_FORMAT,
     bodyLimit: raw.BODY_LIMIT,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
     seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
