@@ -20,6 +20,7 @@ import { prettyLogTransport } from '@/common/logging/log-format';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
+import { ENTITIES } from '@/entities';
 import { CommonModule } from '@/common/common.module';
 import { HealthModule } from '@/health/health.module';
 import { NumberingModule } from '@/numbering/numbering.module';
@@ -67,7 +68,7 @@ export class AppModule {
           },
         }),
         TypeOrmModule.forRoot(
-          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs),
+          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
         ),
         ClsModule.forRoot({
           global: true,

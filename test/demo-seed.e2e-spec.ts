@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { formatLocalDate, localDateInZone } from '@/numbering/number-pattern';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { paymentStatus } from '@/receipts/payment-status';
 import { seedDemoTenants } from '@/seed/demo-seed';
 import { bookingBody, createBooking } from './support/factories';

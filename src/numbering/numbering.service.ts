@@ -15,8 +15,6 @@ import {
   DEFAULT_NUMBERING,
   DocumentType,
   EXTERNAL_DOCUMENT_TYPES,
-  LocalDate,
-  localDateInZone,
   ParsedPattern,
   numberWarnings,
   parsePattern,
@@ -24,6 +22,7 @@ import {
   renderNumber,
   RenderContext,
 } from './number-pattern';
+import { LocalDate, localDateInZone } from '@/common/dates/local-date';
 
 /** How many already-taken numbers the allocator steps over before giving up. */
 const MAX_COLLISIONS = 1000;

@@ -13,7 +13,8 @@ import { AppError } from '@/common/errors/app-error';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { DOCUMENT_TYPES, DocumentType, parseLocalDate } from './number-pattern';
+import { DOCUMENT_TYPES, DocumentType } from './number-pattern';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from './numbering.service';
 
 export class IssueNumberRequest {

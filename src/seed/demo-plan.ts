@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DemandStatus, PAYMENT_MODES, PaymentMode, PayerType } from '@/common/domain/enums';
-import {
-  counterKey,
-  DocumentType,
-  formatLocalDate,
-  LocalDate,
-  ParsedPattern,
-  parseLocalDate,
-  renderNumber,
-} from '@/numbering/number-pattern';
+import { counterKey, DocumentType, ParsedPattern, renderNumber } from '@/numbering/number-pattern';
+import { formatLocalDate, LocalDate, parseLocalDate } from '@/common/dates/local-date';
 import { applyPayment } from '@/receipts/payment-status';
 import { FIRST_NAMES, LAST_NAMES } from './indian-names';
 

@@ -5,12 +5,8 @@ import { ClsService } from 'nestjs-cls';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
 import { bindTenant } from '@/common/tenancy/bind-tenant';
-import {
-  DEFAULT_NUMBERING,
-  DocumentType,
-  localDateInZone,
-  parsePattern,
-} from '@/numbering/number-pattern';
+import { DEFAULT_NUMBERING, DocumentType, parsePattern } from '@/numbering/number-pattern';
+import { localDateInZone } from '@/common/dates/local-date';
 import { documentNumbering } from '@/tenant-config/numbering-fields';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
