@@ -33,11 +33,23 @@ export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // An exited child not yet reaped by its (new) parent still answers kill(0).
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50)) {
+    if (!isProcessAlive(pid)) return true;
+  }
+  return !isProcessAlive(pid);
 }
 
 /** The command line of a live process (Linux), or undefined where /proc is not available. */
@@ -109,7 +121,8 @@ export async function stopLeftoverPostmaster(
   for (const mode of ['fast', 'immediate'] as const) {
     try {
       await pgCtl(pgCtlPath, ['stop', '-D', pgDir, '-m', mode, '-w', '-t', '30'], user);
-      if (!isProcessAlive(leftover.pid)) {
+      // pg_ctl returns once the pid file is gone, a moment before the process itself.
+      if (await waitForExit(leftover.pid, 10_000)) {
         log('warn', `stopped the leftover PostgreSQL (pid ${leftover.pid}) with pg_ctl -m ${mode}`);
         return;
       }

@@ -92,7 +92,7 @@ export class GracefulShutdown {
   private async run(reason: string, exitCode: number): Promise<void> {
     const { state, drainMs, timeoutMs } = this.options;
     const t0 = Date.now();
-    state.beginShutdown(reason);
+    state.beginShutdown(`shutting down (${reason})`);
     const backstop = setTimeout(() => {
       this.logger.error('shutdown did not finish in time; exiting');
       this.exit(1);
