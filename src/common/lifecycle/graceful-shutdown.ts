@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, Socket } from 'node:net';
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LifecycleState } from './lifecycle-state';
@@ -17,6 +18,15 @@ export interface GracefulShutdownOptions {
 /** Slack for closing Nest and stopping the database before the backstop exits anyway. */
 const AFTER_HTTP_BACKSTOP_MS = 30_000;
 const IDLE_SWEEP_MS = 25;
+/** A connection accepted just before the listener closed gets this long to send its request. */
+const FIRST_REQUEST_GRACE_MS = 1000;
+
+interface ConnectionState {
+  since: number;
+  /** Requests in flight on it. */
+  active: number;
+  served: number;
+}
 
 /**
  * Shutdown in the order a Kubernetes-style balancer needs: readiness 503 at once, keep serving
@@ -25,12 +35,15 @@ const IDLE_SWEEP_MS = 25;
  * left after `timeoutMs`, then close the application (background work, pool) and only then the
  * embedded database. A second signal exits at once.
  *
- * Node 20's `server.close()` / `closeIdleConnections()` / `closeAllConnections()` do the HTTP
- * part. http-terminator was not used: it keeps the listener open while it waits and resets every
- * new connection, where a closed listener refuses it cleanly (the client can go elsewhere).
+ * The HTTP part is Node's own (close the listener, destroy idle sockets) with connection tracking
+ * so that a connection accepted just before the listener closed still gets its answer.
+ * http-terminator was not used: it keeps the listener open while it waits and resets every new
+ * connection, where a closed listener refuses it cleanly (the client can go elsewhere); and like
+ * Node's `server.close()` it drops such just-accepted connections.
  */
 export class GracefulShutdown {
   private server?: Server;
+  private readonly connections = new Map<Socket, ConnectionState>();
   private closeApp?: () => Promise<void>;
   private stopDatabase?: () => Promise<void>;
   private running?: Promise<void>;
@@ -53,9 +66,21 @@ export class GracefulShutdown {
   /** The listening server; from the signal on, every response asks the client to reconnect. */
   attachServer(server: Server): void {
     this.server = server;
+    server.on('connection', (socket: Socket) => {
+      this.connections.set(socket, { since: Date.now(), active: 0, served: 0 });
+      socket.once('close', () => this.connections.delete(socket));
+    });
     // Prepended so it runs before Express answers: clients that keep connections alive move to
     // another instance during the drain instead of being cut when the listener closes.
-    server.prependListener('request', (_req, res) => {
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      const connection = this.connections.get(req.socket);
+      if (connection) {
+        connection.active += 1;
+        res.once('close', () => {
+          connection.active -= 1;
+          connection.served += 1;
+        });
+      }
       if (this.options.state.shuttingDown && !res.headersSent) res.setHeader('Connection', 'close');
     });
   }
@@ -93,10 +118,13 @@ export class GracefulShutdown {
     const { state, drainMs, timeoutMs } = this.options;
     const t0 = Date.now();
     state.beginShutdown(`shutting down (${reason})`);
-    const backstop = setTimeout(() => {
-      this.logger.error('shutdown did not finish in time; exiting');
-      this.exit(1);
-    }, drainMs + timeoutMs + AFTER_HTTP_BACKSTOP_MS);
+    const backstop = setTimeout(
+      () => {
+        this.logger.error('shutdown did not finish in time; exiting');
+        this.exit(1);
+      },
+      drainMs + timeoutMs + AFTER_HTTP_BACKSTOP_MS,
+    );
     backstop.unref();
     let code = exitCode;
     if (this.server?.listening) {
@@ -127,10 +155,21 @@ export class GracefulShutdown {
   }
 
   private async closeHttp(server: Server, timeoutMs: number): Promise<void> {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // close() stops accepting and closes idle connections once; connections become idle as
-    // their last response is written, so sweep until none is left.
-    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    // net.Server's close only stops accepting. http.Server's own close() would also drop every
+    // connection without a request in flight at once, including ones accepted a moment ago
+    // whose first request is still on its way: their clients would see a reset.
+    const closed = new Promise<void>((resolve) =>
+      NetServer.prototype.close.call(server, () => resolve()),
+    );
+    const sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [socket, c] of this.connections) {
+        const idleKeptAlive = c.active === 0 && c.served > 0;
+        const neverUsed =
+          c.active === 0 && c.served === 0 && now - c.since > FIRST_REQUEST_GRACE_MS;
+        if (idleKeptAlive || neverUsed) socket.destroy();
+      }
+    }, IDLE_SWEEP_MS);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       closed.then(() => false),
@@ -139,11 +178,10 @@ export class GracefulShutdown {
     clearTimeout(timer);
     clearInterval(sweep);
     if (timedOut) {
-      const open = await new Promise<number>((resolve) =>
-        server.getConnections((_e, count) => resolve(count)),
+      this.logger.warn(
+        `${this.connections.size} connection(s) still busy after ${timeoutMs} ms; closing them`,
       );
-      this.logger.warn(`${open} connection(s) still busy after ${timeoutMs} ms; closing them`);
-      server.closeAllConnections();
+      for (const socket of this.connections.keys()) socket.destroy();
       await closed;
     }
   }
