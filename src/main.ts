@@ -47,7 +47,7 @@ main().catch((error: unknown) => {
   } else {
     process.stderr.write(
       // Never "undefined": some libraries reject without a reason.
-      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error ?? 'no reason given (a promise was rejected with nothing)')}\n`,
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error === undefined ? 'no reason given (a promise was rejected with nothing)' : JSON.stringify(error)}\n`,
     );
   }
   process.exit(1);

@@ -96,7 +96,7 @@ async function pgCtl(pgCtlPath: string, args: string[], user?: OsUser): Promise<
     return `${stdout}${stderr}`.trim();
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${e.stderr || e.stdout || e.message}`.trim());
+    throw new Error(`${e.stderr || e.stdout || e.message}`.trim(), { cause: error });
   }
 }
 

@@ -44,6 +44,25 @@ export class ServiceProcess {
     );
   }
 
+  /** The exit, or a description of its absence after `timeoutMs` (never left pending). */
+  async exitWithin(
+    timeoutMs: number,
+  ): Promise<{ code: number | string | null; signal: NodeJS.Signals | null }> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<{ code: string; signal: null }>(
+      (done) =>
+        (timer = setTimeout(
+          () => done({ code: `not exited within ${timeoutMs} ms`, signal: null }),
+          timeoutMs,
+        )),
+    );
+    try {
+      return await Promise.race([this.exited, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   get pid(): number {
     return this.child.pid!;
   }
@@ -110,11 +129,13 @@ export function send(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        // 'aborted'/'error' after headers: the response was cut short.
-        res.on('error', reject);
+        // Any failure once the status line arrived means a response cut short.
+        const incomplete = () =>
+          reject(Object.assign(new Error('incomplete response'), { code: 'INCOMPLETE' }));
+        res.on('aborted', incomplete);
+        res.on('error', incomplete);
         res.on('end', () => {
-          if (!res.complete)
-            reject(Object.assign(new Error('incomplete response'), { code: 'INCOMPLETE' }));
+          if (!res.complete) incomplete();
           else resolveAnswer({ status: res.statusCode ?? 0, body, headers: res.headers });
         });
       },

@@ -131,7 +131,8 @@ export class GracefulShutdown {
       this.logger.log(
         `${reason}: readiness answers 503; accepting for ${drainMs} ms more, then draining (up to ${timeoutMs} ms)`,
       );
-      if (drainMs > 0) await sleep(drainMs);
+      // Unref: the listening server keeps the process alive, not this wait.
+      if (drainMs > 0) await sleep(drainMs, undefined, { ref: false });
       await this.closeHttp(this.server, timeoutMs);
       this.logger.log(`HTTP drained ${Date.now() - t0} ms after the signal`);
     } else {
