@@ -83,7 +83,9 @@ export function readPostmasterFile(pgDir: string): PostmasterFile | undefined {
     // (not Linux) an existing process is assumed to be the server: never wrongly "stale".
     if (cmd) {
       const line = cmd.join(' ');
-      alive = /postgres/.test(line) && (!line.includes('-D ') || line.includes(resolve(pgDir)));
+      alive =
+        /(^|\/)postgres(:|\s|$)/.test(line) &&
+        (!line.includes('-D ') || line.includes(resolve(pgDir)));
     }
   }
   return { pid, port, alive };
