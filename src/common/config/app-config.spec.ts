@@ -52,6 +52,16 @@ describe(loadConfig.name, () => {
     expect(prod.seedDemoData).toBe(false);
   });
 
+  it('drains for 5 s before shutting down, except in tests', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 5000, shutdownTimeoutMs: 10000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+    expect(
+      loadConfig({ NODE_ENV: 'test', SHUTDOWN_DRAIN_MS: '500', SHUTDOWN_TIMEOUT_MS: '0' }),
+    ).toMatchObject({ shutdownDrainMs: 500, shutdownTimeoutMs: 0 });
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+  });
+
   it('refuses both verification modes at once', () => {
     expect(() =>
       loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URI: 'https://id.example.com/jwks' }),

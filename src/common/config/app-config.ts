@@ -123,6 +123,19 @@ class EnvironmentVariables {
   @Min(0)
   @Max(1_000_000)
   DEMO_RECEIPTS_PER_TENANT = 3000;
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -153,6 +166,8 @@ export class AppConfig {
   readonly rateLimitPerMinute: number;
   readonly seedDemoData: boolean;
   readonly demoReceiptsPerTenant: number;
+  readonly shutdownDrainMs: number;
+  readonly shutdownTimeoutMs: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -216,5 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
     seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
     demoReceiptsPerTenant: raw.DEMO_RECEIPTS_PER_TENANT,
+    // Tests start and stop services often; no balancer needs a drain window there.
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'test' ? 0 : 5000),
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
   });
 }
