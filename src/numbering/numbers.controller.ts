@@ -57,7 +57,18 @@ export class NumbersController {
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
-  @ApiProblems(400, 401, 403, 409, 422)
+  @ApiProblems(
+    {
+      status: 409,
+      code: 'NUMBERING_EXHAUSTED',
+      detail: 'The snag series has no number left for its width.',
+    },
+    {
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      detail: 'This Idempotency-Key was used with a different request body.',
+    },
+  )
   async issue(
     @Tenant() tenant: TenantContext,
     @Param(

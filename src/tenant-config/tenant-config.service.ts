@@ -14,7 +14,10 @@ import {
   TenantConfigurationView,
 } from './dto/tenant-configuration.dto';
 import { FIELD_STEM, NumberingSettings, pickSettings, SETTINGS_FIELDS } from './numbering-fields';
-import { TenantConfigurationHistory } from './tenant-configuration-history.entity';
+import {
+  ConfigurationChangeRecord,
+  TenantConfigurationHistory,
+} from './tenant-configuration-history.entity';
 import { TenantConfiguration } from './tenant-configuration.entity';
 
 export interface ConfigurationWithEtag {
@@ -117,7 +120,7 @@ export class TenantConfigService {
    */
   private async applyRaisedStartings(
     tenant: TenantContext,
-    changes: { field: string; from: unknown; to: unknown }[],
+    changes: ConfigurationChangeRecord[],
   ): Promise<void> {
     for (const type of DOCUMENT_TYPES) {
       const change = changes.find((c) => c.field === `${FIELD_STEM[type]}NumberStarting`);
@@ -186,7 +189,7 @@ export class TenantConfigService {
   private async recordVersion(
     config: TenantConfiguration,
     view: TenantConfigurationView,
-    changes: { field: string; from: unknown; to: unknown }[],
+    changes: ConfigurationChangeRecord[],
   ): Promise<void> {
     const history = this.txHost.tx.getRepository(TenantConfigurationHistory);
     await history.save(
