@@ -23,6 +23,7 @@ import { dataSourceOptions } from '@/database/data-source-options';
 import { ENTITIES } from '@/entities';
 import { CommonModule } from '@/common/common.module';
 import { HealthModule } from '@/health/health.module';
+import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
@@ -89,6 +90,7 @@ export class AppModule {
         BookingsModule,
         DemandsModule,
         ReceiptsModule,
+        HousekeepingModule.register(databaseUrl),
       ],
       providers: [
         JwtKeyMaterial,

@@ -2,12 +2,17 @@ import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { InitialSchema1763776800000 } from '../../migrations/1763776800000-InitialSchema';
 import { ReceiptSearchVersions1763863200000 } from '../../migrations/1763863200000-ReceiptSearchVersions';
+import { Housekeeping1764000000000 } from '../../migrations/1764000000000-Housekeeping';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
 
 /** Migration classes are listed, not globbed, so the same list works from ts-jest and dist. */
-export const MIGRATIONS = [InitialSchema1763776800000, ReceiptSearchVersions1763863200000];
+export const MIGRATIONS = [
+  InitialSchema1763776800000,
+  ReceiptSearchVersions1763863200000,
+  Housekeeping1764000000000,
+];
 
 export function dataSourceOptions(
   url: string,

@@ -62,6 +62,21 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
+  it('keeps idempotency keys 24 h and runs housekeeping except in tests', () => {
+    expect(loadConfig({}).housekeeping).toEqual({
+      enabled: true,
+      idempotencyTtlHours: 24,
+      cron: '*/10 * * * *',
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).housekeeping.enabled).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'test', HOUSEKEEPING_ENABLED: 'true', IDEMPOTENCY_TTL_HOURS: '48' })
+        .housekeeping,
+    ).toMatchObject({ enabled: true, idempotencyTtlHours: 48 });
+    expect(() => loadConfig({ IDEMPOTENCY_TTL_HOURS: '0' })).toThrow(/IDEMPOTENCY_TTL_HOURS/);
+    expect(() => loadConfig({ HOUSEKEEPING_CRON: 'hourly' })).toThrow(/HOUSEKEEPING_CRON/);
+  });
+
   it('refuses both verification modes at once', () => {
     expect(() =>
       loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URI: 'https://id.example.com/jwks' }),

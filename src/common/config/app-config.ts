@@ -136,6 +136,21 @@ class EnvironmentVariables {
   @Min(0)
   @Max(600_000)
   SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  HOUSEKEEPING_ENABLED?: boolean;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(8760)
+  IDEMPOTENCY_TTL_HOURS = 24;
+
+  @IsString()
+  @Matches(/^(\S+\s+){4}\S+$/, { message: 'HOUSEKEEPING_CRON must be a 5-field cron expression' })
+  HOUSEKEEPING_CRON = '*/10 * * * *';
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -168,6 +183,12 @@ export class AppConfig {
   readonly demoReceiptsPerTenant: number;
   readonly shutdownDrainMs: number;
   readonly shutdownTimeoutMs: number;
+  readonly housekeeping: {
+    /** Runs the pg-boss worker and schedule in this process. */
+    enabled: boolean;
+    idempotencyTtlHours: number;
+    cron: string;
+  };
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -234,5 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Tests start and stop services often; no balancer needs a drain window there.
     shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'test' ? 0 : 5000),
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    housekeeping: {
+      // Off in tests unless asked for: dozens of short-lived apps need no scheduler each.
+      enabled: raw.HOUSEKEEPING_ENABLED ?? raw.NODE_ENV !== 'test',
+      idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
+      cron: raw.HOUSEKEEPING_CRON,
+    },
   });
 }
