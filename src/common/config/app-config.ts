@@ -13,6 +13,8 @@ import {
   validateSync,
 } from 'class-validator';
 import { resolve } from 'node:path';
+import type { ServerTimeouts } from '@/common/http/server-timeouts';
+import { parseTrustedProxies } from '@/common/http/trusted-proxies';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -97,6 +99,12 @@ class EnvironmentVariables {
   @Matches(/^[A-Za-z0-9_:./-]+$/)
   JWT_TENANT_CLAIM = 'tenant';
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  JWT_CLOCK_TOLERANCE_SEC = 30;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
@@ -108,6 +116,24 @@ class EnvironmentVariables {
   @IsInt()
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 1200;
+
+  @IsString()
+  TRUSTED_PROXIES = '';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_HEADERS_TIMEOUT_MS = 15000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_REQUEST_TIMEOUT_MS = 30000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
 
   @Transform(toBool)
   @IsOptional()
@@ -142,10 +168,15 @@ export class AppConfig {
     issuer?: string;
     audience?: string;
     tenantClaim: string;
+    /** Seconds a token's exp / nbf / iat may be off from our clock. */
+    clockToleranceSec: number;
   };
   readonly logLevel: LogLevel;
   readonly bodyLimit: string;
   readonly rateLimitPerMinute: number;
+  /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
+  readonly trustedProxies: string[];
+  readonly http: ServerTimeouts;
   readonly seedDemoData: boolean;
   readonly demoReceiptsPerTenant: number;
 
@@ -172,6 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const trusted = parseTrustedProxies(raw.TRUSTED_PROXIES);
+  if (trusted.invalid.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUSTED_PROXIES: not an IP address or CIDR range: ${trusted.invalid.join(', ')}`,
+    );
+  }
+  if (raw.HTTP_HEADERS_TIMEOUT_MS > raw.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
   }
   if (raw.JWT_SECRET && raw.JWT_JWKS_URI) {
     throw new ConfigError('Invalid configuration: set JWT_SECRET or JWT_JWKS_URI, not both');
@@ -204,10 +246,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       issuer: raw.JWT_ISSUER,
       audience: raw.JWT_AUDIENCE,
       tenantClaim: raw.JWT_TENANT_CLAIM,
+      clockToleranceSec: raw.JWT_CLOCK_TOLERANCE_SEC,
     },
     logLevel: raw.LOG_LEVEL as LogLevel,
     bodyLimit: raw.BODY_LIMIT,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+    trustedProxies: trusted.proxies,
+    http: {
+      headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
     demoReceiptsPerTenant: raw.DEMO_RECEIPTS_PER_TENANT,
   });
