@@ -27,10 +27,12 @@ export function connectionsCheckingIntervalMs(t: ServerTimeouts): number {
  * 'listening' with the interval set at that moment.
  */
 export function applyServerTimeouts(server: Server, t: ServerTimeouts): void {
-  server.headersTimeout = t.headersTimeoutMs;
-  server.requestTimeout = t.requestTimeoutMs;
+  const sweep = connectionsCheckingIntervalMs(t);
+  // A deadline is noticed on the first sweep after it passed: shorten it by one sweep so the
+  // configured value is the longest a connection can live, not the shortest.
+  server.headersTimeout = t.headersTimeoutMs - sweep;
+  server.requestTimeout = t.requestTimeoutMs - sweep;
   server.keepAliveTimeout = t.keepAliveTimeoutMs;
   // Not in @types/node as writable, but read by Node when the server starts listening.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
-    connectionsCheckingIntervalMs(t);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = sweep;
 }
