@@ -17,9 +17,11 @@ import { ClientThrottlerGuard } from '@/common/http/client-throttler.guard';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
+import { prettyLogTransport } from '@/common/logging/log-format';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
+import { ENTITIES } from '@/entities';
 import { CommonModule } from '@/common/common.module';
 import { HealthModule } from '@/health/health.module';
 import { NumberingModule } from '@/numbering/numbering.module';
@@ -45,6 +47,7 @@ export class AppModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
+            transport: prettyLogTransport(config.logFormat),
             genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
             redact: ['req.headers.authorization'],
             // One compact line per request: who (tenant), what, outcome; no header dumps.
@@ -66,7 +69,7 @@ export class AppModule {
           },
         }),
         TypeOrmModule.forRoot(
-          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs),
+          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
         ),
         ClsModule.forRoot({
           global: true,

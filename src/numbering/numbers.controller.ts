@@ -13,7 +13,8 @@ import { AppError } from '@/common/errors/app-error';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { DOCUMENT_TYPES, DocumentType, parseLocalDate } from './number-pattern';
+import { DOCUMENT_TYPES, DocumentType } from './number-pattern';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from './numbering.service';
 
 export class IssueNumberRequest {
@@ -52,7 +53,7 @@ export class NumbersController {
   @ApiOperation({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
-      "Consumes the next number of the tenant's configured series. Numbers of bookings, demands, splits and receipts are issued automatically when those are created; issuing them here reserves a number that no document of this service will carry.",
+      "Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.",
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
@@ -73,7 +74,10 @@ export class NumbersController {
     @Body() body: IssueNumberRequest,
   ): Promise<IssuedNumberView> {
     const date = body.date ? parseDate(body.date) : undefined;
-    return { documentType, number: await this.numbering.allocate(tenant, documentType, { date }) };
+    return {
+      documentType,
+      number: await this.numbering.issueForExternalDocument(tenant, documentType, { date }),
+    };
   }
 }
 

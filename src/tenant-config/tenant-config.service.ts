@@ -4,12 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { createHash } from 'node:crypto';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import {
-  DEFAULT_NUMBERING,
-  DOCUMENT_TYPES,
-  formatLocalDate,
-  localDateInZone,
-} from '@/numbering/number-pattern';
+import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import {
   ConfigurationPreview,

@@ -10,6 +10,7 @@ describe(loadConfig.name, () => {
       dbConnectTimeoutMs: 3000,
       seedDemoData: true,
       bodyLimit: '1mb',
+      logFormat: 'auto',
     });
     expect(config.jwt.tenantClaim).toBe('tenant');
     expect(config.databaseUrl).toBeUndefined();
@@ -22,6 +23,7 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
     expect(() => loadConfig({ DB_CONNECT_TIMEOUT_MS: '10' })).toThrow(/DB_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
   it('reads the auth and HTTP limit settings, trusting no proxy by default', () => {
@@ -84,6 +86,16 @@ describe(loadConfig.name, () => {
       JWT_JWKS_URI: 'https://id.example.com/jwks',
     });
     expect(prod.seedDemoData).toBe(false);
+  });
+
+  it('drains for 5 s before shutting down, except in tests', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 5000, shutdownTimeoutMs: 10000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+    expect(
+      loadConfig({ NODE_ENV: 'test', SHUTDOWN_DRAIN_MS: '500', SHUTDOWN_TIMEOUT_MS: '0' }),
+    ).toMatchObject({ shutdownDrainMs: 500, shutdownTimeoutMs: 0 });
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
   it('refuses both verification modes at once', () => {

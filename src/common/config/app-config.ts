@@ -15,6 +15,7 @@ import {
 import { resolve } from 'node:path';
 import type { ServerTimeouts } from '@/common/http/server-timeouts';
 import { parseTrustedProxies } from '@/common/http/trusted-proxies';
+import { LOG_FORMATS, LogFormat } from '@/common/logging/log-format';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -108,6 +109,9 @@ class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: LogFormat = 'auto';
+
   @IsString()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
@@ -145,6 +149,19 @@ class EnvironmentVariables {
   @Min(0)
   @Max(1_000_000)
   DEMO_RECEIPTS_PER_TENANT = 3000;
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -172,6 +189,7 @@ export class AppConfig {
     clockToleranceSec: number;
   };
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   readonly bodyLimit: string;
   readonly rateLimitPerMinute: number;
   /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
@@ -179,6 +197,8 @@ export class AppConfig {
   readonly http: ServerTimeouts;
   readonly seedDemoData: boolean;
   readonly demoReceiptsPerTenant: number;
+  readonly shutdownDrainMs: number;
+  readonly shutdownTimeoutMs: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -249,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       clockToleranceSec: raw.JWT_CLOCK_TOLERANCE_SEC,
     },
     logLevel: raw.LOG_LEVEL as LogLevel,
+    logFormat: raw.LOG_FORMAT,
     bodyLimit: raw.BODY_LIMIT,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
     trustedProxies: trusted.proxies,
@@ -259,5 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
     demoReceiptsPerTenant: raw.DEMO_RECEIPTS_PER_TENANT,
+    // Tests start and stop services often; no balancer needs a drain window there.
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'test' ? 0 : 5000),
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
   });
 }
