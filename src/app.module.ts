@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -13,6 +13,7 @@ import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
 import { JwtStrategy } from '@/common/auth/jwt.strategy';
 import { ScopesGuard } from '@/common/auth/scopes.guard';
 import { AppConfig } from '@/common/config/app-config';
+import { ClientThrottlerGuard } from '@/common/http/client-throttler.guard';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
@@ -97,9 +98,11 @@ export class AppModule {
         JwtStrategy,
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        // Order matters: rate limit, authenticate, resolve the tenant, then check scopes.
-        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        // Order matters: authenticate (a refused token spends its address's budget), rate limit
+        // per verified subject + tenant, resolve the tenant, then check scopes.
+        ClientThrottlerGuard,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useExisting: ClientThrottlerGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_GUARD, useClass: ScopesGuard },
         { provide: APP_GUARD, useClass: QueryParametersGuard },

@@ -26,6 +26,42 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
+  it('reads the auth and HTTP limit settings, trusting no proxy by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.trustedProxies).toEqual([]);
+    expect(defaults.jwt.clockToleranceSec).toBe(30);
+    expect(defaults.http).toEqual({
+      headersTimeoutMs: 15000,
+      requestTimeoutMs: 30000,
+      keepAliveTimeoutMs: 5000,
+    });
+    const set = loadConfig({
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.10',
+      JWT_CLOCK_TOLERANCE_SEC: '5',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    });
+    expect(set.trustedProxies).toEqual(['10.0.0.0/8', '192.168.1.10']);
+    expect(set.jwt.clockToleranceSec).toBe(5);
+    expect(set.http).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+    });
+  });
+
+  it('refuses bad auth and HTTP limit settings', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(
+      /TRUSTED_PROXIES.*10\.0\.0\.0\/40/,
+    );
+    expect(() => loadConfig({ JWT_CLOCK_TOLERANCE_SEC: '-1' })).toThrow(/JWT_CLOCK_TOLERANCE_SEC/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '0' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/must not exceed/);
+  });
+
   it('lists every bad variable at once', () => {
     let message = '';
     try {
