@@ -9,7 +9,7 @@
  *
  *   node dist/bench/slow-clients.bench.js [serviceDir] [capSeconds]   (default: this checkout)
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from 'jsonwebtoken';
 import { SCOPES } from '@/common/auth/auth.decorators';
 import { freePort } from './bench-support';
-import { PgCluster } from './pg-cluster';
+import { PgCluster, prepareServiceOnCluster } from './pg-cluster';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -64,31 +64,14 @@ async function main(): Promise<void> {
   const cluster = await PgCluster.create(await freePort());
   let service: ChildProcess | undefined;
   try {
-    await cluster.createDatabase('finance');
-    await cluster.sql('postgres', `CREATE ROLE finance_app NOLOGIN`);
-    await cluster.sql(
-      'postgres',
-      `CREATE ROLE bench_app LOGIN PASSWORD 'bench_app' IN ROLE finance_app`,
-    );
     const port = await freePort();
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: cluster.url('finance', 'bench_app', 'bench_app'),
-      DATABASE_MIGRATION_URL: cluster.url('finance'),
-      JWT_SECRET: SECRET,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO_DATA: 'false',
-      DATA_DIR: cluster.dataDir + '-service',
-    };
     const tenantKey = 'slow-bench';
-    execFileSync(
-      'node',
-      [resolve(serviceDir, 'dist/src/cli/tenant-create.js'), '--key', tenantKey, '--name', 'Bench'],
-      { env, cwd: serviceDir, stdio: 'ignore' },
-    );
+    const env = await prepareServiceOnCluster(cluster, serviceDir, {
+      port,
+      secret: SECRET,
+      tenantKey,
+      logLevel: 'warn',
+    });
     service = spawn('node', [resolve(serviceDir, 'dist/src/main.js')], {
       env,
       cwd: serviceDir,
