@@ -45,6 +45,33 @@ function stripIds(value) {
   return out;
 }
 
+/**
+ * Portman orders requests within a folder (orderOfOperations) and folders by name
+ * (orderOfFolders); the flow needs the whole run in that order, so a renamed tag must fail here
+ * rather than in newman.
+ */
+function assertFlowOrder(collection) {
+  const config = JSON.parse(readFileSync(join(root, 'postman', 'portman-config.json'), 'utf8'));
+  const expected = config.globals.orderOfOperations;
+  const actual = [];
+  const walk = (items) => {
+    for (const item of items) {
+      if (item.item) walk(item.item);
+      else {
+        const path = item.request.url.path.map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/');
+        actual.push(`${item.request.method}::/${path}`);
+      }
+    }
+  };
+  walk(collection.item);
+  const ordered = actual.filter((op) => expected.includes(op));
+  if (ordered.join() !== expected.join()) {
+    throw new Error(
+      `requests are not in the order of globals.orderOfOperations (check orderOfFolders against the document's tags):\n  ${actual.join('\n  ')}`,
+    );
+  }
+}
+
 function generate() {
   // Portman writes tmp/ folders into its working directory and reads .env from it: give it a
   // scratch directory of its own.
@@ -74,6 +101,7 @@ function generate() {
       throw new Error(`portman failed (exit ${result.status})`);
     }
     const collection = stripIds(JSON.parse(readFileSync(output, 'utf8')));
+    assertFlowOrder(collection);
     const digest = createHash('sha256').update(readFileSync(openapi)).digest('hex');
     // A stable UUID-shaped id, so a re-import updates the same collection in Postman.
     const d = (from, to) => digest.slice(from, to);
