@@ -198,6 +198,12 @@ export class Housekeeping1764000000000 implements MigrationInterface {
       'idempotency-keys.purge',
       JSON.stringify(PURGE_QUEUE_OPTIONS),
     ]);
+    // pg-boss' own cron queue: its timekeeper moves due schedules through it (it would create it
+    // at start, and fail quietly, without the right to create tables).
+    await q.query(`SELECT pgboss.create_queue($1, $2)`, [
+      '__pgboss__send-it',
+      JSON.stringify({ policy: 'standard' }),
+    ]);
     // The application reads and writes pg-boss rows; it creates no table and runs no DDL.
     await q.query(`REVOKE ALL ON SCHEMA pgboss FROM PUBLIC`);
     await q.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA pgboss FROM PUBLIC`);
@@ -208,7 +214,7 @@ export class Housekeeping1764000000000 implements MigrationInterface {
 
     // Expired keys of every tenant, in bounded batches, without giving the application a way
     // around row-level security: the function sets each tenant in turn (FORCE RLS applies to
-    // its owner too) and deletes at most batch_size rows per call.
+    // its owner too) and deletes at most batch_size rows per call, never a key under an hour old.
     await q.query(
       `CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (tenant_id, created_at)`,
     );
@@ -232,7 +238,8 @@ export class Housekeeping1764000000000 implements MigrationInterface {
           PERFORM set_config('app.tenant_id', tenant.id::text, true);
           DELETE FROM idempotency_keys
            WHERE ctid IN (SELECT ctid FROM idempotency_keys
-                           WHERE tenant_id = tenant.id AND created_at < now() - max_age
+                           WHERE tenant_id = tenant.id
+                             AND created_at < now() - GREATEST(max_age, interval '1 hour')
                            LIMIT batch_size - total);
           GET DIAGNOSTICS removed = ROW_COUNT;
           total := total + removed;
@@ -248,12 +255,23 @@ export class Housekeeping1764000000000 implements MigrationInterface {
       `GRANT EXECUTE ON FUNCTION purge_expired_idempotency_keys(interval, integer) TO finance_app`,
     );
 
-    // Least privilege: no route changes a tenant or a booking once written.
-    await q.query(`REVOKE UPDATE ON tenants, bookings FROM finance_app`);
+    // Least privilege: no route changes a tenant or a booking once written, and payments change
+    // only the amounts and statuses of demands, splits and receipts.
+    await q.query(
+      `REVOKE UPDATE ON tenants, bookings, demands, demand_splits, receipts FROM finance_app`,
+    );
+    await q.query(`GRANT UPDATE (received_amount, status, modified_at) ON demands TO finance_app`);
+    await q.query(
+      `GRANT UPDATE (paid_amount, status, modified_at) ON demand_splits TO finance_app`,
+    );
+    await q.query(`GRANT UPDATE (status, cancel_reason, cancelled_at, cancelled_by, modified_at)
+      ON receipts TO finance_app`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
-    await q.query(`GRANT UPDATE ON tenants, bookings TO finance_app`);
+    await q.query(
+      `GRANT UPDATE ON tenants, bookings, demands, demand_splits, receipts TO finance_app`,
+    );
     await q.query(`DROP FUNCTION purge_expired_idempotency_keys(interval, integer)`);
     await q.query(`DROP INDEX idempotency_keys_created_idx`);
     await q.query(`DROP SCHEMA pgboss CASCADE`);

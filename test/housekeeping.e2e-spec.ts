@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { HousekeepingService } from '@/housekeeping/housekeeping.service';
+import PgBoss from 'pg-boss';
+import { HousekeepingService, PURGE_QUEUE } from '@/housekeeping/housekeeping.service';
 import { Tenant } from '@/tenants/tenant.entity';
 import { bookingBody } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
@@ -39,7 +40,7 @@ describe('housekeeping: idempotency keys are purged after their retention', () =
     request(t.server).post('/bookings').set(as(tenant.key)).set('Idempotency-Key', key).send(BODY);
   const age = (tenant: Tenant, key: string, hours: number) =>
     owner.query(
-      `UPDATE idempotency_keys SET created_at = now() - make_interval(hours => $3)
+      `UPDATE idempotency_keys SET created_at = now() - $3::numeric * interval '1 hour'
         WHERE tenant_id = $1 AND key = $2`,
       [tenant.id, key, hours],
     );
@@ -69,6 +70,45 @@ describe('housekeeping: idempotency keys are purged after their retention', () =
     const afterExpiry = await book(a, key);
     expect(afterExpiry.status).toBe(201);
     expect(afterExpiry.body.id).not.toBe(first.body.id);
+  });
+
+  it("runs from the cron path too: pg-boss' timekeeper queue hands the job to the purge queue", async () => {
+    const key = randomUUID();
+    expect((await book(b, key)).status).toBe(201);
+    await age(b, key, 25);
+    const schedule = await owner.query<{ cron: string }[]>(
+      'SELECT cron FROM pgboss.schedule WHERE name = $1',
+      [PURGE_QUEUE],
+    );
+    expect(schedule).toEqual([{ cron: '*/10 * * * *' }]);
+    // What the timekeeper sends when a cron slot is due (as another instance would).
+    const boss = new PgBoss({
+      connectionString: t.appUrl,
+      schema: 'pgboss',
+      migrate: false,
+      schedule: false,
+      supervise: false,
+    });
+    boss.on('error', () => undefined);
+    await boss.start();
+    try {
+      await boss.send('__pgboss__send-it', { name: PURGE_QUEUE, data: {} });
+      const deadline = Date.now() + 30_000;
+      while ((await keysOf(b)).includes(key)) {
+        if (Date.now() > deadline) throw new Error('the cron-path job did not run within 30 s');
+        await sleep(100);
+      }
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
+  it('never purges a key younger than an hour, whatever the configured age', async () => {
+    const key = randomUUID();
+    expect((await book(a, key)).status).toBe(201);
+    await age(a, key, 0.5);
+    await owner.query(`SELECT purge_expired_idempotency_keys(interval '0 seconds', 1000)`);
+    expect(await keysOf(a)).toContain(key);
   });
 
   it('purges expired keys of every tenant and never a fresh one of any tenant', async () => {
@@ -128,9 +168,12 @@ describe('housekeeping: idempotency keys are purged after their retention', () =
       await refused(`SELECT pgboss.create_queue('intruder', '{}'::json)`);
     });
 
-    it('cannot UPDATE tenants or bookings, nor DELETE idempotency keys directly', async () => {
+    it('cannot UPDATE tenants, bookings, amounts or numbers, nor DELETE idempotency keys directly', async () => {
       await refused(`UPDATE tenants SET name = 'x'`);
       await refused(`UPDATE bookings SET buyer_name = 'x'`);
+      await refused(`UPDATE receipts SET amount = 0`);
+      await refused(`UPDATE demands SET demand_number = 'x'`);
+      await refused(`UPDATE demand_splits SET amount = 0`);
       await refused('DELETE FROM idempotency_keys');
     });
 
