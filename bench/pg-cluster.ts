@@ -1,7 +1,7 @@
 import { execFile as execFileCb, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 
@@ -161,4 +161,47 @@ export class PgCluster {
       });
     }
   }
+}
+
+/**
+ * Prepares `cluster` for the built service in `serviceDir` the way production runs it: database
+ * `finance` owned by the superuser, an application login in `finance_app`, and a tenant made by
+ * the service's own CLI. Returns the service's environment (NODE_ENV=production, no demo data).
+ */
+export async function prepareServiceOnCluster(
+  cluster: PgCluster,
+  serviceDir: string,
+  options: { port: number; secret: string; tenantKey: string; logLevel: string },
+): Promise<NodeJS.ProcessEnv> {
+  await cluster.createDatabase('finance');
+  await cluster.sql('postgres', `CREATE ROLE finance_app NOLOGIN`);
+  await cluster.sql(
+    'postgres',
+    `CREATE ROLE bench_app LOGIN PASSWORD 'bench_app' IN ROLE finance_app`,
+  );
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: cluster.url('finance', 'bench_app', 'bench_app'),
+    DATABASE_MIGRATION_URL: cluster.url('finance'),
+    JWT_SECRET: options.secret,
+    LOG_LEVEL: options.logLevel,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    SEED_DEMO_DATA: 'false',
+    DATA_DIR: cluster.dataDir + '-service',
+  };
+  execFileSync(
+    'node',
+    [
+      resolve(serviceDir, 'dist/src/cli/tenant-create.js'),
+      '--key',
+      options.tenantKey,
+      '--name',
+      'Bench',
+    ],
+    { env, cwd: serviceDir, stdio: 'ignore' },
+  );
+  return env;
 }

@@ -10,6 +10,8 @@ import {
   markInvalidUtf8,
   requestBodyGuard,
 } from '@/common/errors/request-body-guard';
+import { applyServerTimeouts } from '@/common/http/server-timeouts';
+import { trustProxySetting } from '@/common/http/trusted-proxies';
 import { setupSwagger } from '@/common/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
@@ -48,7 +50,8 @@ export async function createApp(
       },
     }),
   );
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', trustProxySetting(config.trustedProxies));
+  applyServerTimeouts(app.getHttpServer(), config.http);
   setupSwagger(app);
   return app;
 }

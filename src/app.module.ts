@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
@@ -13,14 +13,18 @@ import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
 import { JwtStrategy } from '@/common/auth/jwt.strategy';
 import { ScopesGuard } from '@/common/auth/scopes.guard';
 import { AppConfig } from '@/common/config/app-config';
+import { ClientThrottlerGuard } from '@/common/http/client-throttler.guard';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
+import { prettyLogTransport } from '@/common/logging/log-format';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
+import { ENTITIES } from '@/entities';
 import { CommonModule } from '@/common/common.module';
 import { HealthModule } from '@/health/health.module';
+import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
@@ -44,6 +48,7 @@ export class AppModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
+            transport: prettyLogTransport(config.logFormat),
             genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
             redact: ['req.headers.authorization'],
             // One compact line per request: who (tenant), what, outcome; no header dumps.
@@ -65,7 +70,7 @@ export class AppModule {
           },
         }),
         TypeOrmModule.forRoot(
-          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs),
+          dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
         ),
         ClsModule.forRoot({
           global: true,
@@ -86,15 +91,18 @@ export class AppModule {
         BookingsModule,
         DemandsModule,
         ReceiptsModule,
+        HousekeepingModule.register(databaseUrl),
       ],
       providers: [
         JwtKeyMaterial,
         JwtStrategy,
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        // Order matters: rate limit, authenticate, resolve the tenant, then check scopes.
-        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        // Order matters: authenticate (a refused token spends its address's budget), rate limit
+        // per verified subject + tenant, resolve the tenant, then check scopes.
+        ClientThrottlerGuard,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useExisting: ClientThrottlerGuard },
         { provide: APP_GUARD, useClass: TenantGuard },
         { provide: APP_GUARD, useClass: ScopesGuard },
         { provide: APP_GUARD, useClass: QueryParametersGuard },

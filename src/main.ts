@@ -1,30 +1,37 @@
 import 'reflect-metadata';
 import { createApp } from '@/app.factory';
 import { ConfigError, loadConfig } from '@/common/config/app-config';
+import { GracefulShutdown } from '@/common/lifecycle/graceful-shutdown';
+import { lifecycleState } from '@/common/lifecycle/lifecycle-state';
 import { prepareDatabase } from '@/database/database-bootstrap';
+import { describeEmbeddedLocation } from '@/database/state-location';
 import { seedDemoData } from '@/seed/demo-seed';
+
+let shutdown: GracefulShutdown | undefined;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Drain HTTP, close Nest (background work, pool), then the embedded server; see README.
+  shutdown = new GracefulShutdown({
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+    state: lifecycleState,
+  }).installSignalHandlers();
   const db = await prepareDatabase(config);
+  shutdown.setDatabase(() => db.stop());
+  db.onUnrecoverable((reason) => void shutdown?.shutdown(reason, 1));
   const app = await createApp(config, db.appUrl);
-  // Close Nest (and its pool) first, then the embedded server, then exit.
-  const shutdown = (signal: NodeJS.Signals) => {
-    process.stdout.write(`${signal} received, shutting down\n`);
-    void app
-      .close()
-      .then(() => db.stop())
-      .finally(() => process.exit(0));
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  shutdown.setApplication(() => app.close());
 
   if (config.seedDemoData && !config.isProduction) {
     await seedDemoData(app, config);
   }
   await app.listen(config.port, config.host);
+  shutdown.attachServer(app.getHttpServer());
   const base = `http://localhost:${config.port}`;
-  const mode = db.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'external PostgreSQL';
+  const mode = db.embedded
+    ? `embedded PostgreSQL, ${describeEmbeddedLocation(config.dataDir)}`
+    : 'external PostgreSQL';
   process.stdout.write(
     [
       '',
@@ -44,8 +51,11 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(
-      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      // Never "undefined": some libraries reject without a reason.
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error === undefined ? 'no reason given (a promise was rejected with nothing)' : JSON.stringify(error)}\n`,
     );
   }
-  process.exit(1);
+  // A failure after the embedded database started must not leave it running.
+  if (shutdown) void shutdown.shutdown('start failed', 1);
+  else process.exit(1);
 });

@@ -85,6 +85,14 @@ describe('JWKS mode (RS256, issuer and audience)', () => {
     ],
     ['HS256 with the shared-secret of local mode', () => token({ tenant: 'x' })],
     [
+      'issued 300 s in the future (iat beyond the clock tolerance)',
+      () => rs256({ tenant: tenant.key, iat: Math.floor(Date.now() / 1000) + 300 }),
+    ],
+    [
+      'not valid before 300 s from now (nbf)',
+      () => rs256({ tenant: tenant.key, nbf: Math.floor(Date.now() / 1000) + 300 }),
+    ],
+    [
       'HS256 keyed with the public key (algorithm confusion)',
       () =>
         token({

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createDemand, post, recordReceipt, split } from './support/factories';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 describe('document numbering through the write endpoints', () => {
@@ -107,14 +107,46 @@ describe('document numbering through the write endpoints', () => {
     expect(otherBooking.splits[0].demandSplitNumber).toBe('BKG/26-27/00002/D01/01');
   });
 
-  it('answers 422 when a {PARENT} number is asked for on its own', async () => {
-    const tenant = await newTenant();
-    await configure(tenant, { demandSplitNumberPattern: '{PARENT}{SEP}{SEQ:2}' });
-    const res = await post(t, tenant, '/numbers/demand-split', {});
-    expect(res.status).toBe(422);
-    expect(res.body.code).toBe('NUMBERING_PARENT_REQUIRED');
-    // the default demand pattern has no {PARENT}: issuing one works
-    expect((await post(t, tenant, '/numbers/demand', {})).status).toBe(201);
+  it.each(['booking', 'demand', 'demand-split', 'receipt'])(
+    'refuses a bare %s number (400 NUMBER_ISSUED_WITH_DOCUMENT) and consumes nothing',
+    async (documentType) => {
+      const tenant = await newTenant();
+      const res = await post(t, tenant, `/numbers/${documentType}`, {});
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('NUMBER_ISSUED_WITH_DOCUMENT');
+      // the series was not touched: the first documents still get 00001
+      const demand = await createDemand(t, tenant, { splits: [split(1000)] });
+      expect(demand.demandNumber).toBe('DMD/26-27/00001');
+      expect(demand.splits[0].demandSplitNumber).toBe('DSP/26-27/00001');
+      expect(await receiptNumber(tenant, '2026-11-22', demand.splits[0].id)).toBe(
+        'RCT/26-27/00001',
+      );
+    },
+  );
+
+  it('leaves no receipt number without its receipt: the series is 1..n, each on a receipt', async () => {
+    const { key: tenant, id: tenantId } = await t.createTenant();
+    const demand = await createDemand(t, tenant, { splits: [split(1000)] });
+    const s = demand.splits[0].id;
+    const issued: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      issued.push(await receiptNumber(tenant, '2026-11-22', s));
+      // interleaved attempts to take a bare receipt number, and snags, must not leave a gap
+      expect((await post(t, tenant, '/numbers/receipt', {})).status).toBe(400);
+      expect((await post(t, tenant, '/numbers/snag', {})).status).toBe(201);
+    }
+    expect(issued).toEqual([1, 2, 3, 4, 5].map((n) => `RCT/26-27/0000${n}`));
+    const owner = await ownerDataSource(t.ownerUrl);
+    try {
+      const stored: { receipt_number: string }[] = await owner.query(
+        'SELECT receipt_number FROM receipts WHERE tenant_id = $1 ORDER BY receipt_number',
+        [tenantId],
+      );
+      expect(stored.map((r) => r.receipt_number)).toEqual(issued);
+    } finally {
+      await owner.destroy();
+    }
   });
 
   it('keeps a raised Starting even if it is lowered again before any number was issued', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { formatLocalDate, localDateInZone } from '@/numbering/number-pattern';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import {
   bookingBody,
   cancelReceipt,

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
+import { ApiIdParam } from '@/common/swagger';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
@@ -38,7 +39,11 @@ export class BookingsController {
     },
   })
   @ApiCreatedResponse({ type: BookingView, description: 'The booking, status ACTIVE.' })
-  @ApiProblems(400, 401, 403, 409, 422)
+  @ApiProblems(409, {
+    status: 422,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    detail: 'This Idempotency-Key was used with a different request body.',
+  })
   create(
     @Tenant() tenant: TenantContext,
     @Body() body: CreateBookingRequest,
@@ -48,9 +53,17 @@ export class BookingsController {
 
   @Get(':id')
   @RequireScopes('receipts:read')
-  @ApiOperation({ summary: 'One booking.' })
+  @ApiOperation({
+    summary: 'One booking.',
+    description: "A booking of the caller's tenant by id; another tenant's booking is 404.",
+  })
+  @ApiIdParam('Booking id.')
   @ApiOkResponse({ type: BookingView })
-  @ApiProblems(400, 401, 403, 404)
+  @ApiProblems({
+    status: 404,
+    code: 'BOOKING_NOT_FOUND',
+    detail: 'No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.',
+  })
   findOne(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import { parseLocalDate } from '@/numbering/number-pattern';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BOOKING_COLUMNS, BookingRow, BookingView, toBookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';

@@ -1,8 +1,7 @@
-import { sign } from 'jsonwebtoken';
 import { parseArgs } from 'node:util';
 import { SCOPES } from '@/common/auth/auth.decorators';
 import { loadConfig } from '@/common/config/app-config';
-import { loadOrCreateLocalSecrets } from '@/database/local-secrets';
+import { signDevelopmentToken } from './dev-token';
 
 /** Prints one signed development JWT (HS256) on stdout and nothing else. */
 function main(): void {
@@ -19,21 +18,12 @@ function main(): void {
       'usage: npm run -s token -- --tenant <key> [--sub alice] [--scope "receipts:read"] [--ttl 1h]',
     );
   }
-  const config = loadConfig();
-  if (config.jwt.jwksUri)
-    throw new Error('JWT_JWKS_URI is set: tokens come from your identity provider');
-  const secret = config.jwt.secret ?? loadOrCreateLocalSecrets(config.dataDir).jwtSecret;
-  const claims: Record<string, unknown> = {
+  // The same configuration loading as the server (environment: DATA_DIR, JWT_SECRET, ...).
+  const token = signDevelopmentToken(loadConfig(), {
+    tenants: values.tenant,
     sub: values.sub,
-    preferred_username: values.sub,
-    [config.jwt.tenantClaim]: values.tenant.length === 1 ? values.tenant[0] : values.tenant,
     scope: values.scope,
-  };
-  const token = sign(claims, secret, {
-    algorithm: 'HS256',
-    expiresIn: values.ttl as `${number}${'s' | 'm' | 'h' | 'd'}`,
-    ...(config.jwt.issuer ? { issuer: config.jwt.issuer } : {}),
-    ...(config.jwt.audience ? { audience: config.jwt.audience } : {}),
+    ttl: values.ttl,
   });
   process.stdout.write(`${token}\n`);
 }

@@ -1,38 +1,153 @@
-import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { INestApplication, SetMetadata } from '@nestjs/common';
+import {
+  DECORATORS,
+  ApiParam,
+  DocumentBuilder,
+  OpenAPIObject,
+  OperationObject,
+  ResponseObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
+import {
+  PROBLEM_CONTENT_TYPE,
+  problemResponse,
+  ProblemView,
+  STANDARD_PROBLEMS,
+} from '@/common/errors/api-problems';
 import { TENANT_HEADER } from '@/common/tenancy/tenant.guard';
+import type { Request } from 'express';
 
 export const BEARER_SCHEME = 'bearer';
 export const TENANT_SCHEME = 'tenant';
+
+/** The documented server: fixed, so the document is the same whatever PORT/HOST/NODE_ENV are. */
+export const DOCUMENTED_SERVER = 'http://localhost:3000';
 
 const DESCRIPTION = `
 Multi-tenant finance service for property developers: bookings, demands, demand splits,
 receipts, receipt search and per-tenant document numbering.
 
 **Authorize** with both schemes: a bearer JWT (locally: \`npm run -s token -- --tenant demo\`)
-and the tenant key in \`x-tenant-id\` (\`demo\` or \`demo-b\` with the demo data).
+and the tenant key in \`x-tenant-id\` (\`demo\` or \`demo-b\` with the demo data). Every
+operation except the health checks needs both.
 
 Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\` and a \`traceId\`.
+Every operation can answer 400 (for example an unknown query parameter); every authenticated
+one also 401, 403, 429 (see \`Retry-After\`) and 503 (database unavailable: nothing was saved,
+retry after \`Retry-After\`); every operation with a body also 413 and 415.
 Money amounts are exact to two decimals; \`formatted\` uses the tenant's locale.
 See the README for the search filter language and the number pattern language.
 `;
 
-export function setupSwagger(app: INestApplication): void {
-  const config = new DocumentBuilder()
+const TAGS: [name: string, description: string][] = [
+  ['health', 'Liveness and readiness probes; public, no token.'],
+  ['bookings', 'Bookings of units by buyers; numbered on creation.'],
+  ['demands', 'Payment requests on a booking, split between payers.'],
+  ['receipts', 'Payments received against demand splits: record, read, cancel and search.'],
+  ['numbers', 'Numbers for documents kept outside this service (snags).'],
+  ['tenant configuration', "The tenant's document numbering configuration and its history."],
+];
+
+/** Marks a controller or route as public in the document (no security requirement). */
+export const ApiPublic = () => SetMetadata(DECORATORS.API_SECURITY, []);
+
+/** The `{id}` path parameter of a resource: a UUID (anything else is 400 before any lookup). */
+export const ApiIdParam = (description: string) =>
+  ApiParam({
+    name: 'id',
+    description,
+    schema: { type: 'string', format: 'uuid' },
+    example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
+  });
+
+/** The OpenAPI document of the routes `app` serves (also committed as openapi.json). */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const builder = new DocumentBuilder()
     .setTitle('Receipts and Tenant Numbering Service')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
+    .setLicense('Proprietary', 'https://finance-service.dev/license')
+    .addServer(
+      DOCUMENTED_SERVER,
+      'Local development (`npm start`). Postman and other clients set their own base URL.',
+    )
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
     .addApiKey(
       { type: 'apiKey', in: 'header', name: TENANT_HEADER, description: 'Tenant key, e.g. demo' },
       TENANT_SCHEME,
     )
-    .addSecurityRequirements(BEARER_SCHEME)
-    .addSecurityRequirements(TENANT_SCHEME)
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('docs', app, document, {
+    // One requirement object with both schemes: the token AND the tenant header.
+    .addSecurityRequirements({ [BEARER_SCHEME]: [], [TENANT_SCHEME]: [] });
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    extraModels: [ProblemView],
+  });
+  return addStandardProblems(document);
+}
+
+/**
+ * Error responses the global guards, pipes and middleware produce for every operation of a kind
+ * are added here, in one place, rather than repeated on each route; every error response is
+ * problem+json with an example of its own status.
+ */
+export function addStandardProblems(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation) finishOperation(path, operation);
+    }
+  }
+  return document;
+}
+
+function finishOperation(path: string, operation: OperationObject): void {
+  const authenticated = operation.security === undefined || operation.security.length > 0;
+  const statuses: number[] = [
+    ...STANDARD_PROBLEMS.all,
+    ...(authenticated ? STANDARD_PROBLEMS.authenticated : []),
+    ...(operation.requestBody ? STANDARD_PROBLEMS.withBody : []),
+  ];
+  const responses = operation.responses;
+  for (const status of statuses) {
+    responses[status] ??= problemResponse(status);
+  }
+  for (const [status, response] of Object.entries(responses) as [string, ResponseObject][]) {
+    if (Number(status) < 400) continue;
+    const declared =
+      response.content?.[PROBLEM_CONTENT_TYPE] ??
+      problemResponse(Number(status)).content[PROBLEM_CONTENT_TYPE];
+    const example = { ...(declared.example as Record<string, unknown>), instance: path };
+    response.content = { [PROBLEM_CONTENT_TYPE]: { ...declared, example } };
+  }
+  // Keys in status order: a stable, readable document.
+  operation.responses = Object.fromEntries(
+    Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+/**
+ * Swagger UI and /docs-json serve the committed document; when the service is reached at another
+ * origin than the documented one, that origin is listed first so "Try it out" calls this server.
+ */
+export function setupSwagger(app: INestApplication): void {
+  SwaggerModule.setup('docs', app, createOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
+    patchDocumentOnRequest: <TRequest>(
+      request: TRequest,
+      _res: unknown,
+      document: OpenAPIObject,
+    ) => {
+      const req = request as unknown as Request; // Express: the platform this app runs on
+      const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      if (origin === DOCUMENTED_SERVER) return document;
+      return {
+        ...document,
+        servers: [
+          { url: origin, description: 'The server that served this document.' },
+          ...(document.servers ?? []),
+        ],
+      };
+    },
   });
 }

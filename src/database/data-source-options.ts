@@ -2,23 +2,29 @@ import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { InitialSchema1763776800000 } from '../../migrations/1763776800000-InitialSchema';
 import { ReceiptSearchVersions1763863200000 } from '../../migrations/1763863200000-ReceiptSearchVersions';
-import { ENTITIES } from './entities';
+import { Housekeeping1764000000000 } from '../../migrations/1764000000000-Housekeeping';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
 
 /** Migration classes are listed, not globbed, so the same list works from ts-jest and dist. */
-export const MIGRATIONS = [InitialSchema1763776800000, ReceiptSearchVersions1763863200000];
+export const MIGRATIONS = [
+  InitialSchema1763776800000,
+  ReceiptSearchVersions1763863200000,
+  Housekeeping1764000000000,
+];
 
 export function dataSourceOptions(
   url: string,
   poolSize = 10,
   connectTimeoutMs = 3000,
+  // Entity classes come from the composition root (AppModule): this folder knows no feature.
+  entities: DataSourceOptions['entities'] = [],
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'all',
     synchronize: false,

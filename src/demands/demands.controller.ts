@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
+import { ApiIdParam } from '@/common/swagger';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
@@ -66,16 +67,40 @@ export class DemandsController {
     type: DemandView,
     description: 'The demand (status PENDING) with its splits.',
   })
-  @ApiProblems(400, 401, 403, 404, 409, 422)
+  @ApiProblems(
+    {
+      status: 404,
+      code: 'BOOKING_NOT_FOUND',
+      detail: 'No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.',
+    },
+    {
+      status: 409,
+      code: 'BOOKING_CANCELLED',
+      detail: 'The booking is cancelled; it takes no demands.',
+    },
+    {
+      status: 422,
+      code: 'DEMAND_SPLITS_MISMATCH',
+      detail: 'The splits add up to 250000.00, not the totalAmount 300000.00.',
+    },
+  )
   create(@Tenant() tenant: TenantContext, @Body() body: CreateDemandRequest): Promise<DemandView> {
     return this.demands.create(tenant, body);
   }
 
   @Get(':id')
   @RequireScopes('receipts:read')
-  @ApiOperation({ summary: 'One demand with its splits and their paid and pending amounts.' })
+  @ApiOperation({
+    summary: 'One demand with its splits and their paid and pending amounts.',
+    description: "A demand of the caller's tenant by id; another tenant's demand is 404.",
+  })
+  @ApiIdParam('Demand id.')
   @ApiOkResponse({ type: DemandView })
-  @ApiProblems(400, 401, 403, 404)
+  @ApiProblems({
+    status: 404,
+    code: 'DEMAND_NOT_FOUND',
+    detail: 'No demand 6a1f3c9e-2b4d-4e8f-9a7c-5d3b1e0f2a4c.',
+  })
   findOne(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

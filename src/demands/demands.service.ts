@@ -6,7 +6,7 @@ import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { bookingNotFound } from '@/bookings/bookings.service';
-import { formatLocalDate, localDateInZone, parseLocalDate } from '@/numbering/number-pattern';
+import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import { CreateDemandRequest } from './dto/create-demand.request';
 import {

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { LifecycleState, lifecycleState } from '@/common/lifecycle/lifecycle-state';
 import { HealthController } from './health.controller';
 
 @Module({
   imports: [TerminusModule],
   controllers: [HealthController],
+  // The process-wide instance: signal handlers and the database supervisor live outside Nest.
+  providers: [{ provide: LifecycleState, useValue: lifecycleState }],
 })
 export class HealthModule {}

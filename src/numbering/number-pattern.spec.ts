@@ -5,11 +5,7 @@ import {
   DOCUMENT_TYPES,
   DocumentType,
   financialYear,
-  formatLocalDate,
-  LocalDate,
-  localDateInZone,
   numberWarnings,
-  parseLocalDate,
   parsePattern,
   PatternError,
   patternUsesParent,
@@ -17,6 +13,12 @@ import {
   renderNumber,
   validatePattern,
 } from './number-pattern';
+import {
+  formatLocalDate,
+  LocalDate,
+  localDateInZone,
+  parseLocalDate,
+} from '@/common/dates/local-date';
 
 const date = (year: number, month: number, day: number): LocalDate => ({ year, month, day });
 

@@ -5,12 +5,20 @@
  * the preview endpoint and the allocator that reserves the next number inside a transaction.
  */
 
+import { assertLocalDate, LocalDate } from '@/common/dates/local-date';
+
 export const DOCUMENT_TYPES = ['booking', 'demand', 'demand-split', 'receipt', 'snag'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export function isDocumentType(value: unknown): value is DocumentType {
   return typeof value === 'string' && (DOCUMENT_TYPES as readonly string[]).includes(value);
 }
+
+/**
+ * Types whose documents live elsewhere: only these may be issued a bare number. The others get
+ * their number with their document, so their series stay gap-free (contract §6).
+ */
+export const EXTERNAL_DOCUMENT_TYPES: readonly DocumentType[] = ['snag'];
 
 /** Document types whose number may embed the parent document's number. */
 export const PARENT_DOCUMENT_TYPES: readonly DocumentType[] = ['demand', 'demand-split'];
@@ -50,96 +58,7 @@ export const DEFAULT_NUMBERING: NumberingDefaults = Object.freeze({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Dates and financial years
-
-/** A calendar date with no time and no zone: the document's date as the tenant sees it. */
-export interface LocalDate {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-}
-
-function daysInMonth(year: number, month: number): number {
-  // Day 0 of the next month is the last day of this one; Date.UTC handles leap years.
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-export function isValidLocalDate(d: LocalDate): boolean {
-  return (
-    Number.isInteger(d.year) &&
-    Number.isInteger(d.month) &&
-    Number.isInteger(d.day) &&
-    d.year >= 1 &&
-    d.year <= 9999 &&
-    d.month >= 1 &&
-    d.month <= 12 &&
-    d.day >= 1 &&
-    d.day <= daysInMonth(d.year, d.month)
-  );
-}
-
-function assertLocalDate(d: LocalDate): void {
-  if (!isValidLocalDate(d)) {
-    throw new RangeError(`invalid date ${JSON.stringify(d)}; expected a real calendar date`);
-  }
-}
-
-/** Parses `YYYY-MM-DD` into a calendar date; throws RangeError on anything else. */
-export function parseLocalDate(text: string): LocalDate {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const date = match
-    ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) }
-    : undefined;
-  if (!date || !isValidLocalDate(date)) {
-    throw new RangeError(
-      `invalid date ${JSON.stringify(text)}; expected a real calendar date as YYYY-MM-DD`,
-    );
-  }
-  return date;
-}
-
-export function formatLocalDate(d: LocalDate): string {
-  assertLocalDate(d);
-  return `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}`;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        calendar: 'gregory',
-        numberingSystem: 'latn',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-      });
-    } catch {
-      throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)}`);
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The calendar date of `instant` in the IANA `timeZone` (e.g. `Asia/Kolkata`). */
-export function localDateInZone(instant: Date, timeZone: string): LocalDate {
-  if (Number.isNaN(instant.getTime())) {
-    throw new RangeError('invalid instant');
-  }
-  const fields: Partial<Record<'year' | 'month' | 'day', number>> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) {
-    if (part.type === 'year' || part.type === 'month' || part.type === 'day') {
-      fields[part.type] = Number(part.value);
-    }
-  }
-  const date = { year: fields.year ?? NaN, month: fields.month ?? NaN, day: fields.day ?? NaN };
-  assertLocalDate(date);
-  return date;
-}
+// Financial years
 
 export interface FinancialYear {
   readonly startYear: number;

@@ -14,8 +14,7 @@ import {
   counterKey,
   DEFAULT_NUMBERING,
   DocumentType,
-  LocalDate,
-  localDateInZone,
+  EXTERNAL_DOCUMENT_TYPES,
   ParsedPattern,
   numberWarnings,
   parsePattern,
@@ -23,6 +22,7 @@ import {
   renderNumber,
   RenderContext,
 } from './number-pattern';
+import { LocalDate, localDateInZone } from '@/common/dates/local-date';
 
 /** How many already-taken numbers the allocator steps over before giving up. */
 const MAX_COLLISIONS = 1000;
@@ -51,6 +51,21 @@ export class NumberingService {
   private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** A bare number for a document kept elsewhere (`POST /numbers/{documentType}`). */
+  async issueForExternalDocument(
+    tenant: TenantContext,
+    type: DocumentType,
+    request: NumberRequest,
+  ): Promise<string> {
+    if (!EXTERNAL_DOCUMENT_TYPES.includes(type)) {
+      throw AppError.badRequest(
+        'NUMBER_ISSUED_WITH_DOCUMENT',
+        `A ${type} number is issued only with its ${type}, so the series stays gap-free; bare numbers exist for: ${EXTERNAL_DOCUMENT_TYPES.join(', ')}.`,
+      );
+    }
+    return this.allocate(tenant, type, request);
+  }
 
   async allocate(
     tenant: TenantContext,

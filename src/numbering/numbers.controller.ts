@@ -13,7 +13,8 @@ import { AppError } from '@/common/errors/app-error';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { DOCUMENT_TYPES, DocumentType, parseLocalDate } from './number-pattern';
+import { DOCUMENT_TYPES, DocumentType } from './number-pattern';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from './numbering.service';
 
 export class IssueNumberRequest {
@@ -52,11 +53,22 @@ export class NumbersController {
   @ApiOperation({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
-      "Consumes the next number of the tenant's configured series. Numbers of bookings, demands, splits and receipts are issued automatically when those are created; issuing them here reserves a number that no document of this service will carry.",
+      "Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.",
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
-  @ApiProblems(400, 401, 403, 409, 422)
+  @ApiProblems(
+    {
+      status: 409,
+      code: 'NUMBERING_EXHAUSTED',
+      detail: 'The snag series has no number left for its width.',
+    },
+    {
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      detail: 'This Idempotency-Key was used with a different request body.',
+    },
+  )
   async issue(
     @Tenant() tenant: TenantContext,
     @Param(
@@ -73,7 +85,10 @@ export class NumbersController {
     @Body() body: IssueNumberRequest,
   ): Promise<IssuedNumberView> {
     const date = body.date ? parseDate(body.date) : undefined;
-    return { documentType, number: await this.numbering.allocate(tenant, documentType, { date }) };
+    return {
+      documentType,
+      number: await this.numbering.issueForExternalDocument(tenant, documentType, { date }),
+    };
   }
 }
 

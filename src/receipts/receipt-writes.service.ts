@@ -6,7 +6,7 @@ import { DemandStatus } from '@/common/domain/enums';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
-import { parseLocalDate } from '@/numbering/number-pattern';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import { ReceiptView } from './dto/receipt.view';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';

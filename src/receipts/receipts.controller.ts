@@ -4,12 +4,12 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
+import { ApiIdParam } from '@/common/swagger';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
@@ -18,7 +18,8 @@ import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes
 import { SearchFilterDto } from './dto/search-receipts.dto';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
-import type { RawSearchQuery } from './search/search-request';
+import { SORT_FIELDS } from './search/search-fields';
+import { SEARCH_LIMITS, type RawSearchQuery } from './search/search-request';
 
 @ApiTags('receipts')
 @Controller('receipts')
@@ -66,7 +67,23 @@ export class ReceiptsController {
     type: ReceiptView,
     description: 'The receipt, status ACTIVE, with its split and demand as updated.',
   })
-  @ApiProblems(400, 401, 403, 404, 409, 422)
+  @ApiProblems(
+    {
+      status: 404,
+      code: 'DEMAND_SPLIT_NOT_FOUND',
+      detail: 'No demand split 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c.',
+    },
+    {
+      status: 409,
+      code: 'DEMAND_SPLIT_CANCELLED',
+      detail: 'The demand split is cancelled; it takes no receipts.',
+    },
+    {
+      status: 422,
+      code: 'RECEIPT_EXCEEDS_PENDING',
+      detail: 'The amount 200000.00 is more than the pending amount 150000.50 of the split.',
+    },
+  )
   record(
     @Tenant() tenant: TenantContext,
     @Body() body: RecordReceiptRequest,
@@ -82,14 +99,40 @@ export class ReceiptsController {
     description:
       'The body is a JSON array of filters (AND-ed; empty or absent = all, at most 50). Sort fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc then receiptNumber,desc, with an id tie-breaker always appended. A page past the end is 200 with empty content and the true totals.',
   })
-  @ApiQuery({ name: 'page', required: false, description: '0-based page number.', example: 0 })
-  @ApiQuery({ name: 'size', required: false, description: 'Page size, 1..500.', example: 20 })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    description: '0-based page number.',
+    schema: { type: 'integer', minimum: 0, maximum: SEARCH_LIMITS.maxPage, default: 0, example: 0 },
+  })
+  @ApiQuery({
+    name: 'size',
+    required: false,
+    description: 'Page size.',
+    schema: {
+      type: 'integer',
+      minimum: SEARCH_LIMITS.minSize,
+      maximum: SEARCH_LIMITS.maxSize,
+      default: SEARCH_LIMITS.defaultSize,
+      example: 20,
+    },
+  })
   @ApiQuery({
     name: 'sort',
     required: false,
-    isArray: true,
-    description: 'Repeatable: field,asc|desc.',
-    example: ['receivedDate,desc', 'amount,asc'],
+    description: 'Repeatable: `field,asc` or `field,desc` (direction optional, default asc).',
+    schema: {
+      type: 'array',
+      maxItems: SORT_FIELDS.length,
+      items: {
+        type: 'string',
+        pattern: `^(${SORT_FIELDS.join('|')})(,(asc|desc))?$`,
+        example: 'receivedDate,desc',
+      },
+      example: ['receivedDate,desc', 'amount,asc'],
+    },
+    style: 'form',
+    explode: true,
   })
   @ApiBody({
     type: [SearchFilterDto],
@@ -110,16 +153,23 @@ export class ReceiptsController {
     },
   })
   @ApiOkResponse({ type: ReceiptPage })
-  @ApiProblems(400, 401, 403)
   search(@Tenant() tenant: TenantContext, @Query() query: RawSearchQuery, @Body() body: unknown) {
     return this.receipts.search(tenant, query, body);
   }
 
   @Get(':id')
   @RequireScopes('receipts:read')
-  @ApiOperation({ summary: 'One receipt, in the shape search returns.' })
+  @ApiOperation({
+    summary: 'One receipt, in the shape search returns.',
+    description: "A receipt of the caller's tenant by id; another tenant's receipt is 404.",
+  })
+  @ApiIdParam('Receipt id.')
   @ApiOkResponse({ type: ReceiptView })
-  @ApiProblems(400, 401, 403, 404)
+  @ApiProblems({
+    status: 404,
+    code: 'RECEIPT_NOT_FOUND',
+    detail: 'No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.',
+  })
   findOne(@Tenant() tenant: TenantContext, @Param('id', uuidPipe('id')) id: string) {
     return this.receipts.findOne(tenant, id);
   }
@@ -133,18 +183,25 @@ export class ReceiptsController {
     description:
       "The receipt keeps its number and stays searchable with status CANCELLED; its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_ALREADY_CANCELLED.",
   })
-  @ApiParam({
-    name: 'id',
-    format: 'uuid',
-    description: 'Receipt id.',
-    example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
-  })
+  @ApiIdParam('Receipt id.')
   @ApiBody({
     type: CancelReceiptRequest,
     examples: { bounced: { summary: 'Bounced cheque', value: { reason: 'Cheque bounced' } } },
   })
   @ApiOkResponse({ type: ReceiptView, description: 'The receipt, now CANCELLED.' })
-  @ApiProblems(400, 401, 403, 404, 409, 422)
+  @ApiProblems(
+    {
+      status: 404,
+      code: 'RECEIPT_NOT_FOUND',
+      detail: 'No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.',
+    },
+    { status: 409, code: 'RECEIPT_ALREADY_CANCELLED', detail: 'The receipt is already cancelled.' },
+    {
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      detail: 'This Idempotency-Key was used with a different request body.',
+    },
+  )
   cancel(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

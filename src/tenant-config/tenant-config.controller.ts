@@ -26,9 +26,12 @@ export class TenantConfigController {
 
   @Get()
   @RequireScopes('tenant-config:read')
-  @ApiOperation({ summary: "The tenant's numbering configuration (with an ETag)." })
+  @ApiOperation({
+    summary: "The tenant's numbering configuration (with an ETag).",
+    description:
+      'The response carries an ETag header; send it back as If-Match on PUT to avoid overwriting a concurrent change.',
+  })
   @ApiOkResponse({ type: TenantConfigurationView })
-  @ApiProblems(400, 401, 403)
   get(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
     return this.service.get(tenant).then(withEtag(res));
   }
@@ -42,7 +45,7 @@ export class TenantConfigController {
   })
   @ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a previous GET or PUT.' })
   @ApiOkResponse({ type: TenantConfigurationView })
-  @ApiProblems(400, 401, 403, 412)
+  @ApiProblems(412)
   replace(
     @Tenant() tenant: TenantContext,
     @Body() body: TenantConfigurationInput,
@@ -54,9 +57,12 @@ export class TenantConfigController {
 
   @Get('history')
   @RequireScopes('tenant-config:read')
-  @ApiOperation({ summary: 'Every stored version, newest first, with who changed what and when.' })
+  @ApiOperation({
+    summary: 'Every stored version, newest first, with who changed what and when.',
+    description:
+      'Version 1 is the configuration as created; each later version lists the fields that changed with their previous and new values (text, whole numbers or flags).',
+  })
   @ApiOkResponse({ type: [ConfigurationVersion] })
-  @ApiProblems(400, 401, 403)
   history(@Tenant() tenant: TenantContext): Promise<ConfigurationVersion[]> {
     return this.service.history(tenant);
   }
@@ -71,7 +77,6 @@ export class TenantConfigController {
       'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
   })
   @ApiOkResponse({ type: ConfigurationPreview })
-  @ApiProblems(400, 401, 403)
   preview(
     @Tenant() tenant: TenantContext,
     @Body() body: TenantConfigurationInput,

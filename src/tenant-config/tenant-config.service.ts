@@ -4,12 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { createHash } from 'node:crypto';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import {
-  DEFAULT_NUMBERING,
-  DOCUMENT_TYPES,
-  formatLocalDate,
-  localDateInZone,
-} from '@/numbering/number-pattern';
+import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import {
   ConfigurationPreview,
@@ -18,7 +14,10 @@ import {
   TenantConfigurationView,
 } from './dto/tenant-configuration.dto';
 import { FIELD_STEM, NumberingSettings, pickSettings, SETTINGS_FIELDS } from './numbering-fields';
-import { TenantConfigurationHistory } from './tenant-configuration-history.entity';
+import {
+  ConfigurationChangeRecord,
+  TenantConfigurationHistory,
+} from './tenant-configuration-history.entity';
 import { TenantConfiguration } from './tenant-configuration.entity';
 
 export interface ConfigurationWithEtag {
@@ -121,7 +120,7 @@ export class TenantConfigService {
    */
   private async applyRaisedStartings(
     tenant: TenantContext,
-    changes: { field: string; from: unknown; to: unknown }[],
+    changes: ConfigurationChangeRecord[],
   ): Promise<void> {
     for (const type of DOCUMENT_TYPES) {
       const change = changes.find((c) => c.field === `${FIELD_STEM[type]}NumberStarting`);
@@ -190,7 +189,7 @@ export class TenantConfigService {
   private async recordVersion(
     config: TenantConfiguration,
     view: TenantConfigurationView,
-    changes: { field: string; from: unknown; to: unknown }[],
+    changes: ConfigurationChangeRecord[],
   ): Promise<void> {
     const history = this.txHost.tx.getRepository(TenantConfigurationHistory);
     await history.save(

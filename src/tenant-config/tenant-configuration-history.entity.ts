@@ -1,5 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+/** A field's value in a configuration: text, a whole number or a flag. */
+export type ConfigurationValue = string | number | boolean | null;
+
+export interface ConfigurationChangeRecord {
+  field: string;
+  from: ConfigurationValue;
+  to: ConfigurationValue;
+}
+
 /** One stored version of a tenant's configuration (append-only). */
 @Entity('tenant_configuration_history')
 export class TenantConfigurationHistory {
@@ -16,7 +25,7 @@ export class TenantConfigurationHistory {
   snapshot: Record<string, unknown>;
 
   @Column({ type: 'jsonb' })
-  changes: { field: string; from: unknown; to: unknown }[];
+  changes: ConfigurationChangeRecord[];
 
   @Column({ name: 'changed_at', type: 'timestamptz' })
   changedAt: Date;

@@ -3,8 +3,16 @@ import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
 import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '@/common/config/app-config';
+import { AppError } from '@/common/errors/app-error';
 import { JwtKeyMaterial } from './jwt-key-material';
 import { Principal, principalFromClaims } from './principal';
+
+/** True when an `iat` (seconds) is later than now plus the tolerance; a non-number is refused too. */
+export function issuedInFuture(iat: unknown, toleranceSec: number, nowMs = Date.now()): boolean {
+  if (iat === undefined) return false;
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) return true;
+  return iat > Math.floor(nowMs / 1000) + toleranceSec;
+}
 
 /**
  * Verifies bearer tokens: HS256 with a shared secret locally, RS256/ES256 through JWKS in
@@ -21,7 +29,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       ignoreExpiration: false,
       issuer: config.jwt.issuer,
       audience: config.jwt.audience,
-      jsonWebTokenOptions: { clockTolerance: 30 },
+      jsonWebTokenOptions: { clockTolerance: config.jwt.clockToleranceSec },
     };
     const options: StrategyOptionsWithoutRequest = config.jwt.jwksUri
       ? {
@@ -49,6 +57,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     const principal = principalFromClaims(claims, this.config.jwt.tenantClaim);
     if (typeof claims.exp !== 'number' || principal.username === '') {
       throw new UnauthorizedException();
+    }
+    // jsonwebtoken refuses a future `nbf` but only type-checks `iat`: a token "issued" in the
+    // future comes from a skewed or compromised issuer, and would outlive its intended lifetime.
+    if (issuedInFuture(claims.iat, this.config.jwt.clockToleranceSec)) {
+      throw new AppError(
+        401,
+        'UNAUTHENTICATED',
+        'Unauthorized',
+        `The token's iat lies in the future beyond the ${this.config.jwt.clockToleranceSec} s clock tolerance.`,
+      );
     }
     return principal;
   }

@@ -10,6 +10,7 @@ describe(loadConfig.name, () => {
       dbConnectTimeoutMs: 3000,
       seedDemoData: true,
       bodyLimit: '1mb',
+      logFormat: 'auto',
     });
     expect(config.jwt.tenantClaim).toBe('tenant');
     expect(config.databaseUrl).toBeUndefined();
@@ -22,6 +23,43 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
     expect(() => loadConfig({ DB_CONNECT_TIMEOUT_MS: '10' })).toThrow(/DB_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('reads the auth and HTTP limit settings, trusting no proxy by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.trustedProxies).toEqual([]);
+    expect(defaults.jwt.clockToleranceSec).toBe(30);
+    expect(defaults.http).toEqual({
+      headersTimeoutMs: 15000,
+      requestTimeoutMs: 30000,
+      keepAliveTimeoutMs: 5000,
+    });
+    const set = loadConfig({
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.10',
+      JWT_CLOCK_TOLERANCE_SEC: '5',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    });
+    expect(set.trustedProxies).toEqual(['10.0.0.0/8', '192.168.1.10']);
+    expect(set.jwt.clockToleranceSec).toBe(5);
+    expect(set.http).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+    });
+  });
+
+  it('refuses bad auth and HTTP limit settings', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(
+      /TRUSTED_PROXIES.*10\.0\.0\.0\/40/,
+    );
+    expect(() => loadConfig({ JWT_CLOCK_TOLERANCE_SEC: '-1' })).toThrow(/JWT_CLOCK_TOLERANCE_SEC/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '0' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/must not exceed/);
   });
 
   it('lists every bad variable at once', () => {
@@ -48,6 +86,31 @@ describe(loadConfig.name, () => {
       JWT_JWKS_URI: 'https://id.example.com/jwks',
     });
     expect(prod.seedDemoData).toBe(false);
+  });
+
+  it('drains for 5 s before shutting down, except in tests', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 5000, shutdownTimeoutMs: 10000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+    expect(
+      loadConfig({ NODE_ENV: 'test', SHUTDOWN_DRAIN_MS: '500', SHUTDOWN_TIMEOUT_MS: '0' }),
+    ).toMatchObject({ shutdownDrainMs: 500, shutdownTimeoutMs: 0 });
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+  });
+
+  it('keeps idempotency keys 24 h and runs housekeeping except in tests', () => {
+    expect(loadConfig({}).housekeeping).toEqual({
+      enabled: true,
+      idempotencyTtlHours: 24,
+      cron: '*/10 * * * *',
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).housekeeping.enabled).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'test', HOUSEKEEPING_ENABLED: 'true', IDEMPOTENCY_TTL_HOURS: '48' })
+        .housekeeping,
+    ).toMatchObject({ enabled: true, idempotencyTtlHours: 48 });
+    expect(() => loadConfig({ IDEMPOTENCY_TTL_HOURS: '0' })).toThrow(/IDEMPOTENCY_TTL_HOURS/);
+    expect(() => loadConfig({ HOUSEKEEPING_CRON: 'hourly' })).toThrow(/HOUSEKEEPING_CRON/);
   });
 
   it('refuses both verification modes at once', () => {

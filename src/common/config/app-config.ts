@@ -13,6 +13,9 @@ import {
   validateSync,
 } from 'class-validator';
 import { resolve } from 'node:path';
+import type { ServerTimeouts } from '@/common/http/server-timeouts';
+import { parseTrustedProxies } from '@/common/http/trusted-proxies';
+import { LOG_FORMATS, LogFormat } from '@/common/logging/log-format';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -97,8 +100,17 @@ class EnvironmentVariables {
   @Matches(/^[A-Za-z0-9_:./-]+$/)
   JWT_TENANT_CLAIM = 'tenant';
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  JWT_CLOCK_TOLERANCE_SEC = 30;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: LogFormat = 'auto';
 
   @IsString()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
@@ -108,6 +120,24 @@ class EnvironmentVariables {
   @IsInt()
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 1200;
+
+  @IsString()
+  TRUSTED_PROXIES = '';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_HEADERS_TIMEOUT_MS = 15000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_REQUEST_TIMEOUT_MS = 30000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
 
   @Transform(toBool)
   @IsOptional()
@@ -119,6 +149,34 @@ class EnvironmentVariables {
   @Min(0)
   @Max(1_000_000)
   DEMO_RECEIPTS_PER_TENANT = 3000;
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  HOUSEKEEPING_ENABLED?: boolean;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(8760)
+  IDEMPOTENCY_TTL_HOURS = 24;
+
+  @IsString()
+  @Matches(/^(\S+\s+){4}\S+$/, { message: 'HOUSEKEEPING_CRON must be a 5-field cron expression' })
+  HOUSEKEEPING_CRON = '*/10 * * * *';
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -142,12 +200,26 @@ export class AppConfig {
     issuer?: string;
     audience?: string;
     tenantClaim: string;
+    /** Seconds a token's exp / nbf / iat may be off from our clock. */
+    clockToleranceSec: number;
   };
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   readonly bodyLimit: string;
   readonly rateLimitPerMinute: number;
+  /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
+  readonly trustedProxies: string[];
+  readonly http: ServerTimeouts;
   readonly seedDemoData: boolean;
   readonly demoReceiptsPerTenant: number;
+  readonly shutdownDrainMs: number;
+  readonly shutdownTimeoutMs: number;
+  readonly housekeeping: {
+    /** Runs the pg-boss worker and schedule in this process. */
+    enabled: boolean;
+    idempotencyTtlHours: number;
+    cron: string;
+  };
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -172,6 +244,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const trusted = parseTrustedProxies(raw.TRUSTED_PROXIES);
+  if (trusted.invalid.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUSTED_PROXIES: not an IP address or CIDR range: ${trusted.invalid.join(', ')}`,
+    );
+  }
+  if (raw.HTTP_HEADERS_TIMEOUT_MS > raw.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
   }
   if (raw.JWT_SECRET && raw.JWT_JWKS_URI) {
     throw new ConfigError('Invalid configuration: set JWT_SECRET or JWT_JWKS_URI, not both');
@@ -204,11 +287,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       issuer: raw.JWT_ISSUER,
       audience: raw.JWT_AUDIENCE,
       tenantClaim: raw.JWT_TENANT_CLAIM,
+      clockToleranceSec: raw.JWT_CLOCK_TOLERANCE_SEC,
     },
     logLevel: raw.LOG_LEVEL as LogLevel,
+    logFormat: raw.LOG_FORMAT,
     bodyLimit: raw.BODY_LIMIT,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+    trustedProxies: trusted.proxies,
+    http: {
+      headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     seedDemoData: raw.SEED_DEMO_DATA ?? !isProduction,
     demoReceiptsPerTenant: raw.DEMO_RECEIPTS_PER_TENANT,
+    // Tests start and stop services often; no balancer needs a drain window there.
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'test' ? 0 : 5000),
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    housekeeping: {
+      // Off in tests unless asked for: dozens of short-lived apps need no scheduler each.
+      enabled: raw.HOUSEKEEPING_ENABLED ?? raw.NODE_ENV !== 'test',
+      idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
+      cron: raw.HOUSEKEEPING_CRON,
+    },
   });
 }

@@ -20,7 +20,7 @@ export class ProblemView {
   type: string;
   @ApiProperty({ description: 'Short summary of the HTTP status.', example: 'Bad Request' })
   title: string;
-  @ApiProperty({ description: 'HTTP status code.', example: 400 }) status: number;
+  @ApiProperty({ description: 'HTTP status code.', type: 'integer', example: 400 }) status: number;
   @ApiProperty({
     description: 'Human-readable explanation of this occurrence.',
     example: 'The request is not valid: amount: amount must not be less than 0.01',
@@ -41,30 +41,151 @@ export class ProblemView {
   errors?: FieldErrorView[];
   @ApiPropertyOptional({
     description: '`errors` lists at most 50 entries; how many more there were.',
+    type: 'integer',
     example: 12,
   })
   errorsTruncated?: number;
 }
 
-const DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid input (problem+json lists each field).',
-  401: 'Missing, malformed, expired or badly signed token.',
-  403: 'Unknown/inactive tenant, tenant not in the token, or missing scope.',
-  404: 'Not found (also for ids of another tenant).',
-  409: 'Conflicts with the current state.',
-  412: 'If-Match does not match the current ETag.',
-  413: 'Body too large.',
-  422: 'Well-formed but breaks a business rule.',
-  429: 'Too many requests; see Retry-After.',
+const PROBLEMS: Record<
+  number,
+  { title: string; description: string; code: string; detail: string }
+> = {
+  400: {
+    title: 'Bad Request',
+    description: 'Invalid input; `errors` names each offending field or parameter.',
+    code: 'VALIDATION_FAILED',
+    detail: 'The request is not valid: amount: amount must not be less than 0.01',
+  },
+  401: {
+    title: 'Unauthorized',
+    description: 'Missing, malformed, expired, not-yet-valid or badly signed bearer token.',
+    code: 'UNAUTHENTICATED',
+    detail: 'A valid bearer token is required.',
+  },
+  403: {
+    title: 'Forbidden',
+    description:
+      'Unknown or inactive tenant, a tenant the token does not grant, or a missing scope.',
+    code: 'TENANT_FORBIDDEN',
+    detail: 'The token does not grant access to this tenant.',
+  },
+  404: {
+    title: 'Not Found',
+    description: 'Not found (also for ids that belong to another tenant).',
+    code: 'NOT_FOUND',
+    detail: 'Not found.',
+  },
+  409: {
+    title: 'Conflict',
+    description: 'Conflicts with the current state.',
+    code: 'CONFLICT',
+    detail: 'The request conflicts with the current state.',
+  },
+  412: {
+    title: 'Precondition Failed',
+    description: '`If-Match` does not match the current `ETag`.',
+    code: 'CONFIGURATION_CHANGED',
+    detail:
+      'The configuration changed since it was read (If-Match does not match the current ETag); GET it again and retry.',
+  },
+  413: {
+    title: 'Content Too Large',
+    description: 'The body (after decompression) is larger than the configured limit.',
+    code: 'PAYLOAD_TOO_LARGE',
+    detail: 'The request body is larger than 1mb.',
+  },
+  415: {
+    title: 'Unsupported Media Type',
+    description:
+      'The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br.',
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail: 'Send the body as application/json.',
+  },
+  422: {
+    title: 'Unprocessable Content',
+    description: 'Well-formed, but breaks a business rule.',
+    code: 'UNPROCESSABLE',
+    detail: 'The request breaks a business rule.',
+  },
+  429: {
+    title: 'Too Many Requests',
+    description: 'Over the rate limit; retry after the `Retry-After` delay.',
+    code: 'RATE_LIMITED',
+    detail: 'Too many requests; retry later.',
+  },
+  503: {
+    title: 'Service Unavailable',
+    description:
+      'The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay.',
+    code: 'DATABASE_UNAVAILABLE',
+    detail:
+      'The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.',
+  },
 };
 
-export const ApiProblems = (...statuses: number[]) =>
+/** Statuses documented on every operation of a kind (see `addStandardProblems`). */
+export const STANDARD_PROBLEMS = {
+  all: [400],
+  authenticated: [401, 403, 429, 503],
+  withBody: [413, 415],
+} as const;
+
+/** A status with the code and detail of this operation's example (defaults per status). */
+export interface ProblemExample {
+  status: number;
+  code: string;
+  detail: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** The OpenAPI response of one error status: problem+json with an example of that status. */
+export function problemResponse(
+  example: number | ProblemExample,
+  instance = '/receipts',
+): { description: string; content: Record<string, { schema: { $ref: string }; example: object }> } {
+  const status = typeof example === 'number' ? example : example.status;
+  const known = PROBLEMS[status] ?? {
+    title: 'Error',
+    description: 'Error.',
+    code: `HTTP_${status}`,
+    detail: 'Error.',
+  };
+  const code = typeof example === 'number' ? known.code : example.code;
+  const detail = typeof example === 'number' ? known.detail : example.detail;
+  return {
+    description: known.description,
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: { $ref: '#/components/schemas/ProblemView' },
+        example: {
+          type: `https://errors.finance-service.dev/${code.toLowerCase().replace(/_/g, '-')}`,
+          title: known.title,
+          status,
+          detail,
+          instance,
+          code,
+          traceId: '5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23',
+          ...(status === 400 && code === 'VALIDATION_FAILED'
+            ? { errors: [{ field: 'amount', message: 'amount must not be less than 0.01' }] }
+            : {}),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Error responses of one operation, beyond the standard ones every operation of its kind gets.
+ * A bare status uses the generic example; `{ status, code, detail }` shows this operation's own.
+ */
+export const ApiProblems = (...examples: (number | ProblemExample)[]) =>
   applyDecorators(
-    ...statuses.map((status) =>
+    ...examples.map((example) =>
       ApiResponse({
-        status,
-        description: DESCRIPTIONS[status] ?? 'Error',
-        type: ProblemView,
+        status: typeof example === 'number' ? example : example.status,
+        ...problemResponse(example),
       }),
     ),
   );

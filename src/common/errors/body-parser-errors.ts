@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from './app-error';
+import { unsupportedContentEncoding } from './request-body-guard';
 
 /** Errors body-parser raises before any route runs (they carry a `type`). */
 interface BodyParserError {
@@ -30,14 +31,7 @@ export function bodyParserErrors(
         ),
       );
     case 'encoding.unsupported':
-      return next(
-        new AppError(
-          415,
-          'UNSUPPORTED_CONTENT_ENCODING',
-          'Unsupported Media Type',
-          'Content-Encoding must be one of gzip, deflate, br or identity.',
-        ),
-      );
+      return next(unsupportedContentEncoding());
     case 'charset.unsupported':
       return next(
         new AppError(

@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -64,7 +71,8 @@ export class ProblemFilter implements ExceptionFilter {
     if (problem.code === 'DATABASE_UNAVAILABLE') {
       // One warning when the outage starts, one info when it ends: not an error per request.
       this.availability?.recordFailure(exception);
-    } else if (problem.status >= 500) {
+    } else if (problem.status >= 500 && !(exception instanceof ServiceUnavailableException)) {
+      // A deliberate 503 (readiness while shutting down or restarting) is not an unhandled error.
       this.logger.error({ err: exception, traceId }, 'unhandled error');
     }
     if (res.headersSent) return;

@@ -1,24 +1,24 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-
+import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AppError } from './app-error';
 import { textProblem } from './request-body-guard';
 
-/** @nestjs/swagger's API_PARAMETERS (its constants module is not exported). */
-const API_PARAMETERS = 'swagger/apiParameters';
+const API_PARAMETERS = DECORATORS.API_PARAMETERS;
 
 interface ApiParameter {
   in?: string;
   name?: string;
   isArray?: boolean;
+  schema?: { type?: string };
 }
 
 /**
  * Contract §2: a query parameter the route does not declare (with @ApiQuery, the same metadata
  * the OpenAPI document is built from) is 400 UNKNOWN_PARAMETER, so a typo (or `page[]=1`,
- * `sort[a]=b`) never silently changes a result. A parameter repeated that is not `isArray` is
- * refused too, and query text that is not valid Unicode is 400 VALIDATION_FAILED.
+ * `sort[a]=b`) never silently changes a result. A parameter repeated that is not an array (`isArray`
+ * or an array schema) is refused too, and query text that is not valid Unicode is 400 VALIDATION_FAILED.
  */
 @Injectable()
 export class QueryParametersGuard implements CanActivate {
@@ -41,7 +41,7 @@ export class QueryParametersGuard implements CanActivate {
       const param = declared.get(name);
       const value = query[name];
       if (!param) throw unknownParameter(name, 'is not a parameter of this operation');
-      if (Array.isArray(value) && !param.isArray) {
+      if (Array.isArray(value) && !param.isArray && param.schema?.type !== 'array') {
         throw unknownParameter(name, 'may be given only once');
       }
       for (const item of Array.isArray(value) ? value : [value]) {

@@ -79,13 +79,16 @@ export function contentEncodingGuard(req: Request, _res: Response, next: NextFun
   if (header === undefined) return next();
   const encoding = header.trim().toLowerCase();
   if (ACCEPTED_CONTENT_ENCODINGS.has(encoding)) return next();
-  return next(
-    new AppError(
-      415,
-      'UNSUPPORTED_CONTENT_ENCODING',
-      'Unsupported Media Type',
-      'Content-Encoding must be one of gzip, deflate, br or identity.',
-    ),
+  return next(unsupportedContentEncoding());
+}
+
+/** 415: a body in an encoding the service does not decode (contract §2). */
+export function unsupportedContentEncoding(): AppError {
+  return new AppError(
+    415,
+    'UNSUPPORTED_CONTENT_ENCODING',
+    'Unsupported Media Type',
+    'Content-Encoding must be one of gzip, deflate, br or identity.',
   );
 }
 

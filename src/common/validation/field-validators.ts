@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { isValidLocalDate } from '@/numbering/number-pattern';
+import { isValidLocalDate } from '@/common/dates/local-date';
 
 /**
  * Largest amount accepted in a request body. numeric(18,2) could hold more, but a JSON number

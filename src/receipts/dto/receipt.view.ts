@@ -81,15 +81,30 @@ export class ReceiptPage {
     example: false,
   })
   last: boolean;
-  @ApiProperty({ example: 1, description: '1-based position of the first element; 0 when empty.' })
+  @ApiProperty({
+    type: 'integer',
+    example: 1,
+    description: '1-based position of the first element; 0 when empty.',
+  })
   from: number;
-  @ApiProperty({ example: 20, description: 'Position of the last element; 0 when empty.' })
+  @ApiProperty({
+    type: 'integer',
+    example: 20,
+    description: 'Position of the last element; 0 when empty.',
+  })
   to: number;
-  @ApiProperty({ description: 'The page returned, 0-based.', example: 0 }) pageNumber: number;
-  @ApiProperty({ description: 'The page size applied.', example: 20 }) pageSize: number;
-  @ApiProperty({ description: 'All receipts matching the filters.', example: 4213 })
+  @ApiProperty({ type: 'integer', description: 'The page returned, 0-based.', example: 0 })
+  pageNumber: number;
+  @ApiProperty({ type: 'integer', description: 'The page size applied.', example: 20 })
+  pageSize: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'All receipts matching the filters.',
+    example: 4213,
+  })
   totalElements: number;
-  @ApiProperty({ description: 'ceil(totalElements / pageSize).', example: 211 }) totalPages: number;
+  @ApiProperty({ type: 'integer', description: 'ceil(totalElements / pageSize).', example: 211 })
+  totalPages: number;
 }
 
 /** One receipt with its split and demand, as the joined query returns it. */

@@ -13,6 +13,7 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import { DocumentType, validatePattern } from '@/numbering/number-pattern';
+import type { ConfigurationValue } from '../tenant-configuration-history.entity';
 
 const NO_BRACES = /^[^{}\p{Cc}]*$/u;
 const MAX_STARTING = 999_999_999_999;
@@ -56,6 +57,7 @@ function Starting(what: string) {
   return (target: object, key: string) => {
     ApiProperty({
       description: `First sequence value of a new ${what} counter. Raising it moves existing counters forward; lowering it never rewinds.`,
+      type: 'integer',
       example: 1,
       minimum: 0,
       maximum: MAX_STARTING,
@@ -89,6 +91,8 @@ function Pattern(type: DocumentType, what: string, example = '{PREFIX}{SEP}{FY}{
 export class TenantConfigurationInput {
   @ApiPropertyOptional({
     description: 'Read-only; ignored on input.',
+    type: 'string',
+    format: 'uuid',
     example: '7b0e9c1e-2f4a-4d8e-9a57-1f0c2b3d4e5f',
     readOnly: true,
   })
@@ -97,6 +101,8 @@ export class TenantConfigurationInput {
 
   @ApiPropertyOptional({
     description: 'Read-only; ignored on input.',
+    type: 'string',
+    format: 'date-time',
     example: '2026-04-01T09:30:00.000Z',
     readOnly: true,
   })
@@ -105,6 +111,7 @@ export class TenantConfigurationInput {
 
   @ApiPropertyOptional({
     description: 'Read-only; ignored on input.',
+    type: 'string',
     example: 'priya.sharma',
     readOnly: true,
   })
@@ -113,6 +120,8 @@ export class TenantConfigurationInput {
 
   @ApiPropertyOptional({
     description: 'Read-only; ignored on input.',
+    type: 'string',
+    format: 'date-time',
     example: '2026-11-20T11:02:17.456Z',
     readOnly: true,
   })
@@ -121,6 +130,7 @@ export class TenantConfigurationInput {
 
   @ApiPropertyOptional({
     description: 'Read-only; ignored on input.',
+    type: 'string',
     example: 'arjun.mehta',
     readOnly: true,
   })
@@ -222,7 +232,11 @@ export class TenantConfigurationView {
   lastModifiedBy: string;
   @ApiProperty({ description: 'Prefix of booking numbers ({PREFIX}).', example: 'BKG' })
   bookingNumberPrefix: string;
-  @ApiProperty({ description: 'First sequence value of a new booking counter.', example: 1 })
+  @ApiProperty({
+    description: 'First sequence value of a new booking counter.',
+    type: 'integer',
+    example: 1,
+  })
   bookingNumberStarting: number;
   @ApiProperty({
     description: 'Pattern of booking numbers.',
@@ -231,7 +245,11 @@ export class TenantConfigurationView {
   bookingNumberPattern: string;
   @ApiProperty({ description: 'Prefix of demand numbers ({PREFIX}).', example: 'DMD' })
   demandNumberPrefix: string;
-  @ApiProperty({ description: 'First sequence value of a new demand counter.', example: 1 })
+  @ApiProperty({
+    description: 'First sequence value of a new demand counter.',
+    type: 'integer',
+    example: 1,
+  })
   demandNumberStarting: number;
   @ApiProperty({
     description: 'Pattern of demand numbers.',
@@ -240,7 +258,11 @@ export class TenantConfigurationView {
   demandNumberPattern: string;
   @ApiProperty({ description: 'Prefix of demand split numbers ({PREFIX}).', example: 'DSP' })
   demandSplitNumberPrefix: string;
-  @ApiProperty({ description: 'First sequence value of a new demand split counter.', example: 1 })
+  @ApiProperty({
+    description: 'First sequence value of a new demand split counter.',
+    type: 'integer',
+    example: 1,
+  })
   demandSplitNumberStarting: number;
   @ApiProperty({
     description: 'Pattern of demand split numbers.',
@@ -249,7 +271,11 @@ export class TenantConfigurationView {
   demandSplitNumberPattern: string;
   @ApiProperty({ description: 'Prefix of receipt numbers ({PREFIX}).', example: 'RCT' })
   receiptNumberPrefix: string;
-  @ApiProperty({ description: 'First sequence value of a new receipt counter.', example: 1 })
+  @ApiProperty({
+    description: 'First sequence value of a new receipt counter.',
+    type: 'integer',
+    example: 1,
+  })
   receiptNumberStarting: number;
   @ApiProperty({
     description: 'Pattern of receipt numbers.',
@@ -258,7 +284,11 @@ export class TenantConfigurationView {
   receiptNumberPattern: string;
   @ApiProperty({ description: 'Prefix of snag numbers ({PREFIX}).', example: 'SNG' })
   snagNumberPrefix: string;
-  @ApiProperty({ description: 'First sequence value of a new snag counter.', example: 1 })
+  @ApiProperty({
+    description: 'First sequence value of a new snag counter.',
+    type: 'integer',
+    example: 1,
+  })
   snagNumberStarting: number;
   @ApiProperty({
     description: 'Pattern of snag numbers.',
@@ -271,15 +301,25 @@ export class TenantConfigurationView {
   active: boolean;
 }
 
+/** A configuration field's value: text, a whole number or a flag, as the field is typed. */
+const changeValue = (description: string) => ({
+  description,
+  oneOf: [{ type: 'string', nullable: true }, { type: 'integer' }, { type: 'boolean' }],
+  example: 'RCT',
+});
+
 export class ConfigurationChange {
   @ApiProperty({ description: 'Name of the field that changed.', example: 'receiptNumberPrefix' })
   field: string;
-  @ApiProperty({ description: 'Previous value.', example: 'RCT', nullable: true }) from: unknown;
-  @ApiProperty({ description: 'New value.', example: 'RC' }) to: unknown;
+  @ApiProperty(changeValue('Previous value (null: the field had no value).'))
+  from: ConfigurationValue;
+  @ApiProperty(changeValue('New value.'))
+  to: ConfigurationValue;
 }
 
 export class ConfigurationVersion {
-  @ApiProperty({ example: 2, description: 'Version number, 1 = as created.' }) version: number;
+  @ApiProperty({ type: 'integer', example: 2, description: 'Version number, 1 = as created.' })
+  version: number;
   @ApiProperty({
     description: 'When this version was stored (UTC).',
     format: 'date-time',

@@ -8,6 +8,7 @@ import { TenantConfigurationHistory } from '@/tenant-config/tenant-configuration
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
 import { Tenant } from '@/tenants/tenant.entity';
 
+/** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
   Tenant,
   TenantConfiguration,

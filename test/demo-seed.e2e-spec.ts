@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { paymentStatus } from '@/receipts/payment-status';
+import { seedDemoTenants } from '@/seed/demo-seed';
+import { bookingBody, createBooking } from './support/factories';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
+import { as } from './support/tokens';
+
+/** The set-based demo seed: data as the API would have left it, searchable, numbers continuing. */
+describe('demo seed', () => {
+  let t: TestApp;
+  let db: DataSource;
+  const key = `demo-${randomBytes(4).toString('hex')}`;
+  const other = `demo-${randomBytes(4).toString('hex')}`;
+  let tenantId: string;
+  let seeded: Record<string, number>;
+  const today = formatLocalDate(localDateInZone(new Date(), 'Asia/Kolkata'));
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = await ownerDataSource(t.ownerUrl);
+    const counts = await seedDemoTenants(
+      t.app,
+      [
+        { key, name: 'Skyline Developers Pvt Ltd', seed: 42 },
+        { key: other, name: 'Harbourview Homes LLP', seed: 7 },
+      ],
+      1000,
+    );
+    // The simulation stops at the target or at today, whichever comes first.
+    expect(counts[key]).toBeGreaterThan(900);
+    expect(counts[other]).toBeGreaterThan(900);
+    seeded = counts;
+    [{ id: tenantId }] = await db.query<{ id: string }[]>(`SELECT id FROM tenants WHERE key = $1`, [
+      key,
+    ]);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await t?.close();
+  });
+
+  it('is searchable through the API, each tenant seeing only its own receipts', async () => {
+    const all = await request(t.server).post('/receipts/search?size=500').set(as(key)).send([]);
+    expect(all.status).toBe(200);
+    expect(all.body.totalElements).toBe(seeded[key]);
+    const mine = new Set(all.body.content.map((r: { id: string }) => r.id));
+    const theirs = await request(t.server)
+      .post('/receipts/search?size=500')
+      .set(as(other))
+      .send([]);
+    expect(theirs.body.totalElements).toBe(seeded[other]);
+    expect(theirs.body.content.some((r: { id: string }) => mine.has(r.id))).toBe(false);
+
+    // Joined fields and text search work on seeded rows (buyer names, demand numbers).
+    const buyer = all.body.content[0].demandMeta.buyerName as string;
+    const byBuyer = await request(t.server)
+      .post('/receipts/search')
+      .set(as(key))
+      .send([{ field: 'buyerName', query: buyer.split(' ')[1].toLowerCase(), type: 'CONTAINS' }]);
+    expect(byBuyer.status).toBe(200);
+    expect(byBuyer.body.totalElements).toBeGreaterThan(0);
+    const cancelled = await request(t.server)
+      .post('/receipts/search')
+      .set(as(key))
+      .send([{ field: 'status', query: 'CANCELLED', type: 'EQUALS' }]);
+    expect(cancelled.body.totalElements).toBeGreaterThan(0);
+    const receipt = await request(t.server)
+      .get(`/receipts/${all.body.content[0].id as string}`)
+      .set(as(key));
+    expect(receipt.status).toBe(200);
+  });
+
+  it('keeps amounts and statuses consistent: no split overpaid, statuses as the API computes', async () => {
+    const splits = await db.query<
+      { amount: string; paid_amount: string; status: string; active: string }[]
+    >(
+      `SELECT s.amount, s.paid_amount, s.status,
+              coalesce((SELECT sum(r.amount) FROM receipts r WHERE r.tenant_id = s.tenant_id
+                          AND r.demand_split_id = s.id AND r.status = 'ACTIVE'), 0)::text AS active
+         FROM demand_splits s WHERE s.tenant_id = $1`,
+      [tenantId],
+    );
+    expect(splits.length).toBeGreaterThan(0);
+    for (const s of splits) {
+      expect(Number(s.paid_amount)).toBe(Number(s.active));
+      expect(s.status).toBe(paymentStatus(s.amount, s.paid_amount));
+    }
+    const demands = await db.query<
+      {
+        total_amount: string;
+        received_amount: string;
+        status: string;
+        parts: string;
+        paid: string;
+      }[]
+    >(
+      `SELECT d.total_amount, d.received_amount, d.status,
+              (SELECT sum(amount) FROM demand_splits s WHERE s.tenant_id = d.tenant_id AND s.demand_id = d.id)::text AS parts,
+              (SELECT sum(paid_amount) FROM demand_splits s WHERE s.tenant_id = d.tenant_id AND s.demand_id = d.id)::text AS paid
+         FROM demands d WHERE d.tenant_id = $1`,
+      [tenantId],
+    );
+    for (const d of demands) {
+      expect(Number(d.parts)).toBe(Number(d.total_amount));
+      expect(Number(d.paid)).toBe(Number(d.received_amount));
+      expect(d.status).toBe(paymentStatus(d.total_amount, d.received_amount));
+    }
+    const statuses = new Set(demands.map((d) => d.status));
+    expect(statuses).toEqual(new Set(['PENDING', 'PARTIALLY_PAID', 'PAID']));
+  });
+
+  it('records every number as issued and API-issued numbers continue each series without a gap', async () => {
+    const [counts] = await db.query<{ docs: string; issued: string }[]>(
+      `SELECT (SELECT count(*) FROM bookings WHERE tenant_id = $1)
+            + (SELECT count(*) FROM demands WHERE tenant_id = $1)
+            + (SELECT count(*) FROM demand_splits WHERE tenant_id = $1)
+            + (SELECT count(*) FROM receipts WHERE tenant_id = $1) AS docs,
+              (SELECT count(*) FROM issued_numbers WHERE tenant_id = $1) AS issued`,
+      [tenantId],
+    );
+    expect(counts.issued).toBe(counts.docs);
+
+    const seqOf = (n: string) => Number(/(\d+)$/.exec(n)?.[1]);
+
+    const [open] = await db.query<{ id: string; pending: string }[]>(
+      `SELECT s.id, (s.amount - s.paid_amount)::text AS pending FROM demand_splits s
+        WHERE s.tenant_id = $1 AND s.status <> 'PAID' ORDER BY s.created_at DESC LIMIT 1`,
+      [tenantId],
+    );
+    const recorded = await request(t.server)
+      .post('/receipts')
+      .set(as(key))
+      .send({
+        demandSplit: open.id,
+        amount: Number(open.pending),
+        paymentMode: 'NEFT',
+        transactionRef: 'UTR000000000001',
+        receivedDate: today,
+      });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.demandSplitMeta.status).toBe('PAID');
+    // The seeded series of today's financial year is 1..n with no gap; the API issues n + 1.
+    const series = (recorded.body.receiptNumber as string).replace(/\d+$/, '');
+    const numbers = (
+      await db.query<{ receipt_number: string }[]>(
+        `SELECT receipt_number FROM receipts WHERE tenant_id = $1 AND receipt_number LIKE $2`,
+        [tenantId, `${series}%`],
+      )
+    )
+      .map((r) => seqOf(r.receipt_number))
+      .sort((a, b) => a - b);
+    expect(numbers.length).toBeGreaterThan(100);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(seqOf(recorded.body.receiptNumber)).toBe(numbers.length);
+
+    const booking = await createBooking(t, key, bookingBody({ bookingDate: today }));
+    const [{ n }] = await db.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM bookings WHERE tenant_id = $1 AND booking_number LIKE $2`,
+      [tenantId, `${booking.bookingNumber.replace(/\d+$/, '')}%`],
+    );
+    expect(seqOf(booking.bookingNumber)).toBe(n);
+  });
+});

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import request, { Response, Test } from 'supertest';
+import { OpenApiContract } from './support/openapi-contract';
+import {
+  bookingBody,
+  createBooking,
+  createDemand,
+  demandBody,
+  receiptBody,
+  split,
+} from './support/factories';
+import { createTestApp, TestApp } from './support/test-app';
+import { as } from './support/tokens';
+
+/**
+ * Every route's live responses, success and error, against the committed openapi.json: the
+ * status is documented for the operation, the content type is the documented one
+ * (application/json or application/problem+json) and the body matches the schema.
+ * (503 is exercised by database-outage.e2e-spec.ts, which stops a real PostgreSQL.)
+ */
+describe('live responses match the committed OpenAPI document', () => {
+  const contract = new OpenApiContract();
+  let t: TestApp;
+  let tenant: string;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tenant = (await t.createTenant()).key;
+    other = (await t.createTenant()).key;
+  });
+  afterAll(() => t?.close());
+
+  const call = async (operation: string, test: Test): Promise<Response> => {
+    const res = await test;
+    contract.check(operation, res);
+    return res;
+  };
+  const http = () => request(t.server);
+
+  it('health routes are public and documented', async () => {
+    await call('GET /health/live', http().get('/health/live'));
+    await call('GET /health/ready', http().get('/health/ready'));
+    const unknown = await call('GET /health/ready', http().get('/health/ready?verbose=1'));
+    expect(unknown.status).toBe(400);
+    expect((await call('GET /health/live', http().get('/health/live?verbose=1'))).status).toBe(400);
+  });
+
+  it('bookings: 201, 200, 400, 401, 403, 404 (another tenant), 413, 415, 422', async () => {
+    const created = await call(
+      'POST /bookings',
+      http().post('/bookings').set(as(tenant)).send(bookingBody()),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    expect(
+      (await call('GET /bookings/{id}', http().get(`/bookings/${id}`).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call('GET /bookings/{id}', http().get(`/bookings/${id}`).set(as(other)))).status,
+    ).toBe(404);
+    expect(
+      (await call('GET /bookings/{id}', http().get('/bookings/not-a-uuid').set(as(tenant)))).status,
+    ).toBe(400);
+    expect((await call('GET /bookings/{id}', http().get(`/bookings/${id}`))).status).toBe(401);
+    const wrongTenant = http()
+      .get(`/bookings/${id}`)
+      .set({ ...as(other), 'x-tenant-id': tenant });
+    expect((await call('GET /bookings/{id}', wrongTenant)).status).toBe(403);
+    const invalid = http()
+      .post('/bookings')
+      .set(as(tenant))
+      .send({ ...bookingBody(), unit: 'x' });
+    expect((await call('POST /bookings', invalid)).status).toBe(400);
+    const tooLarge = http()
+      .post('/bookings')
+      .set(as(tenant))
+      .send({ ...bookingBody(), buyerName: 'x'.repeat(2_000_000) });
+    expect((await call('POST /bookings', tooLarge)).status).toBe(413);
+    const textBody = http()
+      .post('/bookings')
+      .set(as(tenant))
+      .set('content-type', 'text/plain')
+      .send('hello');
+    expect((await call('POST /bookings', textBody)).status).toBe(415);
+    const key = randomUUID();
+    await http().post('/bookings').set(as(tenant)).set('Idempotency-Key', key).send(bookingBody());
+    const reused = http()
+      .post('/bookings')
+      .set(as(tenant))
+      .set('Idempotency-Key', key)
+      .send(bookingBody({ buyerName: 'Someone Else' }));
+    expect((await call('POST /bookings', reused)).status).toBe(422);
+  });
+
+  it('demands: 201, 200, 404 (unknown and another tenant), 422', async () => {
+    const booking = await createBooking(t, tenant);
+    const created = await call(
+      'POST /demands',
+      http()
+        .post('/demands')
+        .set(as(tenant))
+        .send(demandBody(booking.id, { splits: [split(600), split(400, 'BANK')] })),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    expect(
+      (await call('GET /demands/{id}', http().get(`/demands/${id}`).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call('GET /demands/{id}', http().get(`/demands/${id}`).set(as(other)))).status,
+    ).toBe(404);
+    const otherTenantsBooking = http().post('/demands').set(as(other)).send(demandBody(booking.id));
+    expect((await call('POST /demands', otherTenantsBooking)).status).toBe(404);
+    const mismatch = http()
+      .post('/demands')
+      .set(as(tenant))
+      .send({ ...demandBody(booking.id), totalAmount: 1 });
+    expect((await call('POST /demands', mismatch)).status).toBe(422);
+  });
+
+  it('receipts: 201, 200, 404, 409, 422, search 200 and 400', async () => {
+    const demand = await createDemand(t, tenant, { splits: [split(5000)] });
+    const splitId = demand.splits[0].id;
+    const created = await call(
+      'POST /receipts',
+      http()
+        .post('/receipts')
+        .set(as(tenant))
+        .send(receiptBody(splitId, { amount: 1500.5 })),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const tooMuch = http()
+      .post('/receipts')
+      .set(as(tenant))
+      .send(receiptBody(splitId, { amount: 999999 }));
+    expect((await call('POST /receipts', tooMuch)).status).toBe(422);
+    const otherSplit = http().post('/receipts').set(as(other)).send(receiptBody(splitId));
+    expect((await call('POST /receipts', otherSplit)).status).toBe(404);
+
+    expect(
+      (await call('GET /receipts/{id}', http().get(`/receipts/${id}`).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call('GET /receipts/{id}', http().get(`/receipts/${id}`).set(as(other)))).status,
+    ).toBe(404);
+
+    const search = http()
+      .post('/receipts/search?page=0&size=5&sort=amount,desc&sort=id')
+      .set(as(tenant))
+      .send([{ field: 'status', query: 'ACTIVE', type: 'EQUALS' }]);
+    const page = await call('POST /receipts/search', search);
+    expect(page.status).toBe(200);
+    expect((page.body as { totalElements: number }).totalElements).toBe(1);
+    const otherSees = await call(
+      'POST /receipts/search',
+      http().post('/receipts/search').set(as(other)).send([]),
+    );
+    expect((otherSees.body as { totalElements: number }).totalElements).toBe(0);
+    const badSort = http().post('/receipts/search?sort=nope,desc').set(as(tenant)).send([]);
+    expect((await call('POST /receipts/search', badSort)).status).toBe(400);
+
+    const cancel = (tenantKey: string) =>
+      http().post(`/receipts/${id}/cancel`).set(as(tenantKey)).send({ reason: 'Cheque bounced' });
+    expect((await call('POST /receipts/{id}/cancel', cancel(other))).status).toBe(404);
+    expect((await call('POST /receipts/{id}/cancel', cancel(tenant))).status).toBe(200);
+    expect((await call('POST /receipts/{id}/cancel', cancel(tenant))).status).toBe(409);
+  });
+
+  it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
+    expect(
+      (
+        await call(
+          'POST /numbers/{documentType}',
+          http().post('/numbers/snag').set(as(tenant)).send({}),
+        )
+      ).status,
+    ).toBe(201);
+    const receipt = http().post('/numbers/receipt').set(as(tenant)).send({});
+    expect((await call('POST /numbers/{documentType}', receipt)).status).toBe(400);
+  });
+
+  it('tenant configuration: 200, 412, history with typed changes, preview 200 and 400', async () => {
+    const current = await call(
+      'GET /tenant/configuration',
+      http().get('/tenant/configuration').set(as(tenant)),
+    );
+    expect(current.status).toBe(200);
+    const etag = current.headers.etag;
+    const changed = {
+      ...(current.body as Record<string, unknown>),
+      receiptNumberPrefix: 'RC',
+      receiptNumberStarting: 100,
+      active: false,
+    };
+    const put = (ifMatch: string) =>
+      http().put('/tenant/configuration').set(as(tenant)).set('If-Match', ifMatch).send(changed);
+    expect((await call('PUT /tenant/configuration', put(etag))).status).toBe(200);
+    expect((await call('PUT /tenant/configuration', put(etag))).status).toBe(412);
+    const history = await call(
+      'GET /tenant/configuration/history',
+      http().get('/tenant/configuration/history').set(as(tenant)),
+    );
+    expect(
+      (await call('GET /tenant/configuration/history', http().get('/tenant/configuration/history')))
+        .status,
+    ).toBe(401);
+    const changes = (history.body as { changes: { from: unknown; to: unknown }[] }[])[0].changes;
+    // text, a whole number and a flag: the document's typed values, validated above
+    expect(new Set(changes.map((c) => typeof c.to))).toEqual(
+      new Set(['string', 'number', 'boolean']),
+    );
+    const preview = (body: unknown) =>
+      http()
+        .post('/tenant/configuration/preview')
+        .set(as(tenant))
+        .send(body as object);
+    expect((await call('POST /tenant/configuration/preview', preview(changed))).status).toBe(200);
+    expect(
+      (await call('POST /tenant/configuration/preview', preview({ ...changed, separator: 7 })))
+        .status,
+    ).toBe(400);
+    const otherConfig = await call(
+      'GET /tenant/configuration',
+      http().get('/tenant/configuration').set(as(other)),
+    );
+    expect((otherConfig.body as { receiptNumberPrefix: string }).receiptNumberPrefix).toBe('RCT');
+  });
+
+  it('429 is documented and problem+json', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await request(limited.server).get('/tenant/configuration').set(as(tenant));
+        contract.check('GET /tenant/configuration', res);
+        statuses.push(res.status);
+      }
+      expect(statuses).toContain(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('every operation was seen answering a success and an error', () => {
+    for (const operation of contract.operations()) {
+      const seen = [...(contract.seen.get(operation) ?? [])];
+      expect({ operation, success: seen.some((s) => s < 300) }).toEqual({
+        operation,
+        success: true,
+      });
+      expect({ operation, error: seen.some((s) => s >= 400) }).toEqual({ operation, error: true });
+    }
+  });
+
+  it('the live /docs-json is the committed document (served from its documented origin)', async () => {
+    const live = await http().get('/docs-json').set('host', 'localhost:3000');
+    expect(live.body).toEqual(contract.document);
+  });
+});
