@@ -48,6 +48,11 @@ const TAGS: [name: string, description: string][] = [
   ['tenant configuration', "The tenant's document numbering configuration and its history."],
 ];
 
+const RETRY_AFTER = {
+  description: 'Seconds to wait before retrying.',
+  schema: { type: 'integer', minimum: 0, example: 1 },
+};
+
 /** Marks a controller or route as public in the document (no security requirement). */
 export const ApiPublic = () => SetMetadata(DECORATORS.API_SECURITY, []);
 
@@ -110,6 +115,10 @@ function finishOperation(path: string, operation: OperationObject): void {
   const responses = operation.responses;
   for (const status of statuses) {
     responses[status] ??= problemResponse(status);
+  }
+  for (const status of ['429', '503']) {
+    const response = responses[status] as ResponseObject | undefined;
+    if (response) response.headers = { 'Retry-After': RETRY_AFTER };
   }
   for (const [status, response] of Object.entries(responses) as [string, ResponseObject][]) {
     if (Number(status) < 400) continue;

@@ -20,6 +20,7 @@ import { NumberingService } from './numbering.service';
 export class IssueNumberRequest {
   @ApiPropertyOptional({
     description: "The document's date (YYYY-MM-DD); defaults to today in the tenant's time zone.",
+    format: 'date',
     example: '2026-11-22',
   })
   @IsOptional()

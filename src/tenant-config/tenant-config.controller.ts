@@ -19,6 +19,13 @@ const withEtag =
     return view;
   };
 
+const ETAG_HEADER = {
+  ETag: {
+    description: 'Version of this configuration; send it as If-Match on PUT.',
+    schema: { type: 'string', example: '"3q2-7wEyN8Qk0X5m1aH9cFjWv0tB2sL4pR6uYz8"' },
+  },
+};
+
 @ApiTags('tenant configuration')
 @Controller('tenant/configuration')
 export class TenantConfigController {
@@ -31,7 +38,7 @@ export class TenantConfigController {
     description:
       'The response carries an ETag header; send it back as If-Match on PUT to avoid overwriting a concurrent change.',
   })
-  @ApiOkResponse({ type: TenantConfigurationView })
+  @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
   get(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
     return this.service.get(tenant).then(withEtag(res));
   }
@@ -43,8 +50,13 @@ export class TenantConfigController {
     description:
       'All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.',
   })
-  @ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a previous GET or PUT.' })
-  @ApiOkResponse({ type: TenantConfigurationView })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
+    schema: { type: 'string', example: '"3q2-7wEyN8Qk0X5m1aH9cFjWv0tB2sL4pR6uYz8"' },
+  })
+  @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
   @ApiProblems(412)
   replace(
     @Tenant() tenant: TenantContext,

@@ -294,6 +294,7 @@ export interface components {
     schemas: {
         IssueNumberRequest: {
             /**
+             * Format: date
              * @description The document's date (YYYY-MM-DD); defaults to today in the tenant's time zone.
              * @example 2026-11-22
              */
@@ -603,6 +604,7 @@ export interface components {
         };
         ConfigurationPreview: {
             /**
+             * Format: date
              * @description Today's date in the tenant's time zone.
              * @example 2026-11-22
              */
@@ -1246,6 +1248,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1346,6 +1350,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,6 +1546,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1560,6 +1568,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,6 +1600,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Version of this configuration; send it as If-Match on PUT. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1665,6 +1677,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1685,6 +1699,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1708,7 +1724,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETag from a previous GET or PUT. */
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
             };
             path?: never;
@@ -1722,6 +1738,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Version of this configuration; send it as If-Match on PUT. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +1875,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1877,6 +1897,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1982,6 +2004,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2002,6 +2026,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2177,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +2199,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2364,6 +2394,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +2416,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,6 +2546,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +2568,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,6 +2783,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2805,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +2935,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,6 +2957,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +3172,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3146,6 +3194,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,6 +3352,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3322,6 +3374,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3450,6 +3504,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +3526,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,6 +3744,8 @@ export interface operations {
             /** @description Over the rate limit; retry after the `Retry-After` delay. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +3766,8 @@ export interface operations {
             /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

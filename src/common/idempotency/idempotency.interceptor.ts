@@ -124,6 +124,12 @@ export const Idempotent = () =>
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        example: '5d0c1c7e-3b0b-4f7e-8d44-2f8a1c6e9b10',
+      },
       description:
         'Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant.',
       example: '5d0c1c7e-3b0b-4f7e-8d44-2f8a1c6e9b10',

@@ -362,7 +362,11 @@ export class NumberPreview {
 }
 
 export class ConfigurationPreview {
-  @ApiProperty({ example: '2026-11-22', description: "Today's date in the tenant's time zone." })
+  @ApiProperty({
+    example: '2026-11-22',
+    format: 'date',
+    description: "Today's date in the tenant's time zone.",
+  })
   date: string;
   @ApiProperty({
     example: false,
