@@ -6,7 +6,7 @@
  * liveness fail and the process exit non-zero. Processes are checked through /proc.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from '@/database/embedded-supervisor';
@@ -18,6 +18,7 @@ import {
   freePort,
   postmastersOn,
   ROOT,
+  removeScratchDirs,
   scratchDir,
   send,
   ServiceProcess,
@@ -59,7 +60,7 @@ describe('embedded PostgreSQL supervision (service process)', () => {
     for (const service of started) if (service.running) service.kill('SIGKILL');
     for (const pid of postmastersOn(pgDir)) process.kill(pid, 'SIGQUIT');
     await sleep(500);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeScratchDirs();
   });
 
   it('kill -9 of the service: the next start stops the orphaned postmaster, data intact', async () => {

@@ -16,6 +16,7 @@ import {
   ensureBuilt,
   freePort,
   ROOT,
+  removeScratchDirs,
   scratchDir,
   send,
   ServiceProcess,
@@ -40,6 +41,7 @@ function serviceEnv(extra: Record<string, string>): Record<string, string> {
 
 describe('graceful shutdown (service process)', () => {
   beforeAll(() => ensureBuilt(), 300_000);
+  afterAll(() => removeScratchDirs());
 
   it('SIGTERM: readiness 503 first, in-flight answers complete, listener closed, exit 0', async () => {
     const env = serviceEnv({ SHUTDOWN_DRAIN_MS: '500', SHUTDOWN_TIMEOUT_MS: '10000' });

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -16,10 +16,19 @@ export function ensureBuilt(): void {
 }
 
 /** A directory the `postgres` OS user can traverse (the embedded server runs as it under root). */
+const scratchDirs: string[] = [];
+
+/** A directory under /tmp the `postgres` user can enter; removed by `removeScratchDirs`. */
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join('/tmp', prefix));
   chmodSync(dir, 0o755);
+  scratchDirs.push(dir);
   return dir;
+}
+
+/** Tests leave nothing in the temporary directory: call from afterAll, after processes stopped. */
+export function removeScratchDirs(): void {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** `node dist/src/main.js` as a child process: its log, its exit. */
