@@ -1,0 +1,104 @@
+/**
+ * Load generator for bench/floor.bench.ts, run as a CHILD process so its CPU is not counted as
+ * the server's (the service and the floor run in the parent). Options: one JSON argument.
+ * - `cold: false`: autocannon (POST `body` to `url`) for `duration` s with `connections`;
+ * - `cold: true`: `connections` loops that each bump the tenant's receipt write version (as any
+ *   receipt write does: the next count cannot come from the count cache) and then POST, timing
+ *   the POST only.
+ * Prints one JSON line: { rps, p50, p99, requests, non2xx }.
+ */
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+
+interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  duration: number;
+  cold: boolean;
+  ownerUrl: string;
+  tenantId: string;
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+}
+
+function cached(o: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: o.url,
+        method: 'POST',
+        headers: o.headers,
+        body: o.body,
+        connections: o.connections,
+        duration: o.duration,
+      },
+      (error: Error | null, r) =>
+        error
+          ? reject(error)
+          : resolve({
+              rps: r.requests.total / o.duration,
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              requests: r.requests.total,
+              non2xx: r.non2xx,
+            }),
+    );
+  });
+}
+
+async function cold(o: LoadOptions): Promise<LoadResult> {
+  const times: number[] = [];
+  let non2xx = 0;
+  const end = Date.now() + o.duration * 1000;
+  const worker = async () => {
+    const owner = new Client({ connectionString: o.ownerUrl });
+    await owner.connect();
+    try {
+      while (Date.now() < end) {
+        await owner.query(
+          `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, 1)
+           ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + 1`,
+          [o.tenantId],
+        );
+        const start = performance.now();
+        const res = await fetch(o.url, { method: 'POST', headers: o.headers, body: o.body });
+        await res.arrayBuffer();
+        times.push(performance.now() - start);
+        if (res.status < 200 || res.status > 299) non2xx++;
+      }
+    } finally {
+      await owner.end();
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, worker));
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return {
+    rps: times.length / o.duration,
+    p50: at(0.5),
+    p99: at(0.99),
+    requests: times.length,
+    non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const o = JSON.parse(process.argv[2]) as LoadOptions;
+  const result = await (o.cold ? cold(o) : cached(o));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
