@@ -1,7 +1,6 @@
 /**
- * Set-based receipt data for benchmarks: bookings -> 5 demands each -> 2 splits each -> receipts
- * spread over the splits. The same generator as bench/search.bench.ts's (kept there unchanged
- * for now so the branches merge cleanly; search.bench.ts can import this one instead).
+ * Set-based receipt data for the benchmarks (bench:search, bench:floor): bookings -> 5 demands
+ * each -> 2 splits each -> receipts spread over the splits.
  */
 import { Client } from 'pg';
 import { PAYMENT_MODES } from '@/common/domain/enums';

@@ -6,63 +6,9 @@
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ClsService } from 'nestjs-cls';
-import { PAYMENT_MODES } from '@/common/domain/enums';
-import { FIRST_NAMES, LAST_NAMES } from '@/seed/indian-names';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { fmt, runAutocannon, runBench, startBenchEnvironment, timeIt } from './bench-support';
-
-/** Set-based generation: bookings -> 5 demands each -> 2 splits each -> receipts spread over splits. */
-async function generate(owner: Client, tenantId: string, receipts: number): Promise<void> {
-  const bookings = Math.max(10, Math.ceil(receipts / 40));
-  await owner.query(
-    `INSERT INTO bookings (tenant_id, booking_number, unit_id, buyer_name, booking_date, created_by)
-     SELECT $1, 'BKG/' || g, gen_random_uuid(),
-            ($2::text[])[1 + g % 10] || ' ' || ($3::text[])[1 + (g / 10) % 10], date '2025-01-01' + g % 500, 'bench'
-       FROM generate_series(1, $4::int) g`,
-    [tenantId, FIRST_NAMES.slice(0, 10), LAST_NAMES.slice(0, 10), bookings],
-  );
-  await owner.query(
-    `INSERT INTO demands (tenant_id, booking_id, unit_id, buyer_name, milestone_id, demand_type, demand_number,
-                          total_amount, due_date, demand_date, remarks, status, created_by)
-     SELECT b.tenant_id, b.id, b.unit_id, b.buyer_name, CASE WHEN k > 1 THEN gen_random_uuid() END,
-            CASE WHEN k > 1 THEN 'MILESTONE' ELSE 'MANUAL' END, b.booking_number || '/D' || k,
-            20000000, b.booking_date + k * 30, b.booking_date + k * 20, 'bench', 'PARTIALLY_PAID', 'bench'
-       FROM bookings b CROSS JOIN generate_series(1, 5) k WHERE b.tenant_id = $1`,
-    [tenantId],
-  );
-  await owner.query(
-    `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number, amount, status)
-     SELECT d.tenant_id, d.id, CASE WHEN k = 1 THEN 'BUYER' ELSE 'BANK' END, gen_random_uuid(),
-            d.demand_number || '/S' || k, 10000000, 'PARTIALLY_PAID'
-       FROM demands d CROSS JOIN generate_series(1, 2) k WHERE d.tenant_id = $1`,
-    [tenantId],
-  );
-  // The split count as a constant keeps the join below a hash join (an expression over both
-  // sides would be a nested loop: receipts x splits).
-  const splits = Number(
-    (
-      (
-        await owner.query('SELECT count(*) AS n FROM demand_splits WHERE tenant_id = $1', [
-          tenantId,
-        ])
-      ).rows as { n: string }[]
-    )[0].n,
-  );
-  await owner.query(
-    `WITH s AS (
-       SELECT s.id, s.demand_id, d.booking_id, s.payer_type, row_number() OVER (ORDER BY s.id) AS rn
-         FROM demand_splits s JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
-        WHERE s.tenant_id = $1)
-     INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
-                           payment_mode, transaction_ref, received_date, status, created_by)
-     SELECT $1, s.id, s.demand_id, s.booking_id, s.payer_type, 'RCT/' || lpad(g::text, 7, '0'),
-            1000 + (g * 7919) % 5000000 / 100.0, ($2::text[])[(1 + g % 10)::int], 'UTR' || (g * 104729),
-            date '2025-04-01' + ((g * 31) % 540)::int,
-            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench'
-       FROM generate_series(1::bigint, $3::bigint) g JOIN s ON s.rn = 1 + (g * 7) % $4::bigint`,
-    [tenantId, PAYMENT_MODES, receipts, splits],
-  );
-}
+import { generateReceipts } from './receipt-data';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { receipts: { type: 'string', default: '300000' } } });
@@ -81,8 +27,8 @@ async function main(): Promise<void> {
       )
     ).rows as { indexname: string; indexdef: string }[];
     for (const index of gin) await env.owner.query(`DROP INDEX ${index.indexname}`);
-    await generate(env.owner, tenant.id, receipts);
-    await generate(env.owner, noise.id, Math.ceil(receipts / 3));
+    await generateReceipts(env.owner, tenant.id, receipts);
+    await generateReceipts(env.owner, noise.id, Math.ceil(receipts / 3));
     await env.owner.query(`SET maintenance_work_mem = '512MB'`);
     for (const index of gin) await env.owner.query(index.indexdef);
     await env.owner.query('VACUUM ANALYZE');
