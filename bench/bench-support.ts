@@ -11,6 +11,9 @@ import { SCOPES } from '@/common/auth/auth.decorators';
 import { loadConfig } from '@/common/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { loadEmbeddedPostgres } from '@/database/state-location';
+import { Tenant } from '@/tenants/tenant.entity';
+import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
+import { ClsService } from 'nestjs-cls';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -32,6 +35,8 @@ export interface BenchEnvironment {
   app: NestExpressApplication;
   owner: Client;
   headers(tenantKey: string): Record<string, string>;
+  /** A tenant made as the tenant CLI makes one (with its default numbering configuration). */
+  createTenant(key: string, name?: string): Promise<Tenant>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +105,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       'x-tenant-id': tenantKey,
       'content-type': 'application/json',
     }),
+    createTenant: (key, name = 'Bench Realty') =>
+      app.get(ClsService).run(() => app.get(TenantProvisioningService).create({ key, name })),
     stop: async () => {
       await owner.end();
       await app.close();

@@ -11,7 +11,13 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool, PoolClient } from 'pg';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import { RECEIPT_ROW_SELECT, ReceiptRow, toReceiptView } from '@/receipts/dto/receipt.view';
+import {
+  RECEIPT_ROW_SELECT,
+  ReceiptRow,
+  ReceiptView,
+  toReceiptPage,
+  toReceiptView,
+} from '@/receipts/dto/receipt.view';
 import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
 import { CompiledSearch, compileSearch } from '@/receipts/search/search-sql';
 
@@ -110,7 +116,7 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
       const offset = parsed.page * parsed.size;
       const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
       const totalElements = pageIsShort ? offset + ids.length : await count(db, tenant, sql);
-      let content: ReturnType<typeof toReceiptView>[] = [];
+      let content: ReceiptView[] = [];
       if (ids.length > 0) {
         const { rows } = await db.query<ReceiptRow>(
           `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
@@ -123,19 +129,7 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
         });
       }
       await db.query('COMMIT');
-      const totalPages = Math.ceil(totalElements / parsed.size);
-      return {
-        content,
-        empty: content.length === 0,
-        first: parsed.page === 0,
-        last: parsed.page >= totalPages - 1,
-        from: content.length > 0 ? offset + 1 : 0,
-        to: content.length > 0 ? offset + content.length : 0,
-        pageNumber: parsed.page,
-        pageSize: parsed.size,
-        totalElements,
-        totalPages,
-      };
+      return toReceiptPage(content, parsed.page, parsed.size, totalElements);
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       throw error;

@@ -8,9 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { ClsService } from 'nestjs-cls';
 import { AppConfig } from '@/common/config/app-config';
-import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { startFloor } from './floor-server';
 import { bulkLoad, generateReceipts } from './receipt-data';
@@ -134,13 +132,9 @@ async function main(): Promise<void> {
 
   const env = await startBenchEnvironment();
   try {
-    const provisioning = env.app.get(TenantProvisioningService);
-    const cls = env.app.get(ClsService);
     const created: { id: string; key: string }[] = [];
     for (let i = 0; i < tenants; i++) {
-      created.push(
-        await cls.run(() => provisioning.create({ key: `t${i}`, name: `Bench Realty ${i}` })),
-      );
+      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
     }
     const started = Date.now();
     await bulkLoad(env.owner, async () => {

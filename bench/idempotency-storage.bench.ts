@@ -7,9 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { ClsService } from 'nestjs-cls';
 import { HousekeepingService } from '@/housekeeping/housekeeping.service';
-import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { runBench, startBenchEnvironment } from './bench-support';
 
 async function main(): Promise<void> {
@@ -17,11 +15,7 @@ async function main(): Promise<void> {
   const requests = Number(values.requests);
   const env = await startBenchEnvironment();
   try {
-    const tenant = await env.app
-      .get(ClsService)
-      .run(() =>
-        env.app.get(TenantProvisioningService).create({ key: 'bench', name: 'Bench Realty' }),
-      );
+    const tenant = await env.createTenant('bench');
     const headers = env.headers(tenant.key);
     const post = async (path: string, body: unknown, key?: string) => {
       const res = await fetch(env.baseUrl + path, {

@@ -6,8 +6,6 @@
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { ClsService } from 'nestjs-cls';
-import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { fmt, runAutocannon, runBench, startBenchEnvironment } from './bench-support';
 
 const SPLITS_PER_DEMAND = 10;
@@ -24,11 +22,7 @@ async function main(): Promise<void> {
   const connections = Number(values.connections);
   const env = await startBenchEnvironment();
   try {
-    const tenant = await env.app
-      .get(ClsService)
-      .run(() =>
-        env.app.get(TenantProvisioningService).create({ key: 'bench', name: 'Bench Realty' }),
-      );
+    const tenant = await env.createTenant('bench');
     const headers = env.headers(tenant.key);
     const post = async (path: string, body: unknown) => {
       const res = await fetch(env.baseUrl + path, {

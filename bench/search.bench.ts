@@ -5,8 +5,6 @@
  */
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { ClsService } from 'nestjs-cls';
-import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { fmt, runAutocannon, runBench, startBenchEnvironment, timeIt } from './bench-support';
 import { generateReceipts } from './receipt-data';
 
@@ -15,10 +13,8 @@ async function main(): Promise<void> {
   const receipts = Number(values.receipts);
   const env = await startBenchEnvironment();
   try {
-    const provisioning = env.app.get(TenantProvisioningService);
-    const cls = env.app.get(ClsService);
-    const tenant = await cls.run(() => provisioning.create({ key: 'bench', name: 'Bench Realty' }));
-    const noise = await cls.run(() => provisioning.create({ key: 'noise', name: 'Other Realty' }));
+    const tenant = await env.createTenant('bench');
+    const noise = await env.createTenant('noise', 'Other Realty');
     const started = Date.now();
     // Bulk load the usual way: drop the GIN (trigram) indexes, load, re-create them as defined.
     const gin = (

@@ -3,19 +3,14 @@
  * (pg_ctl, Debian's server binaries; never the shared test database) is stopped, started and
  * fast-restarted while the real application serves HTTP.
  */
-import { ClsService } from 'nestjs-cls';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request, { Response } from 'supertest';
-import { createApp } from '@/app.factory';
-import { loadConfig } from '@/common/config/app-config';
 import { runMigrations } from '@/database/migrate';
-import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { freePort } from '../bench/bench-support';
 import { PgCluster } from '../bench/pg-cluster';
 import { createDemand, post, receiptBody, split as splitOf } from './support/factories';
-import { TEST_JWT_SECRET, TestApp } from './support/test-app';
+import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 const DATABASE = 'finance_outage';
@@ -45,31 +40,7 @@ describe('database outage', () => {
       `CREATE ROLE outage_app LOGIN PASSWORD 'outage_app' IN ROLE finance_app`,
     );
     const appUrl = cluster.url(DATABASE, 'outage_app', 'outage_app');
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: appUrl,
-      JWT_SECRET: TEST_JWT_SECRET,
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      DB_CONNECT_TIMEOUT_MS: '1000',
-    });
-    const app = await createApp(config, appUrl, { bufferLogs: false });
-    await app.init();
-    t = {
-      app,
-      server: app.getHttpServer(),
-      ownerUrl,
-      appUrl,
-      createTenant: (overrides = {}) =>
-        app.get(ClsService).run(() =>
-          app.get(TenantProvisioningService).create({
-            key: `t-${randomBytes(6).toString('hex')}`,
-            name: 'Outage Realty',
-            ...overrides,
-          }),
-        ),
-      close: () => app.close(),
-    };
+    t = await createTestApp({ DB_CONNECT_TIMEOUT_MS: '1000' }, { ownerUrl, appUrl });
     tenantKey = (await t.createTenant()).key;
   });
 

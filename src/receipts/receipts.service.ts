@@ -8,6 +8,7 @@ import {
   ReceiptPage,
   ReceiptRow,
   ReceiptView,
+  toReceiptPage,
   toReceiptView,
 } from './dto/receipt.view';
 import { createHash } from 'node:crypto';
@@ -42,19 +43,7 @@ export class ReceiptsService {
     const totalElements = pageIsShort ? offset + ids.length : await this.count(tenant, sql);
 
     const content = await this.loadByIds(tenant, ids);
-    const totalPages = Math.ceil(totalElements / parsed.size);
-    return {
-      content,
-      empty: content.length === 0,
-      first: parsed.page === 0,
-      last: parsed.page >= totalPages - 1,
-      from: content.length > 0 ? offset + 1 : 0,
-      to: content.length > 0 ? offset + content.length : 0,
-      pageNumber: parsed.page,
-      pageSize: parsed.size,
-      totalElements,
-      totalPages,
-    };
+    return toReceiptPage(content, parsed.page, parsed.size, totalElements);
   }
 
   /**

@@ -21,12 +21,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the real AppModule against the suite's PostgreSQL (started by the global setup). */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** The suite's PostgreSQL (started by the global setup): owner and application login. */
+function globalSetupDatabase(): { ownerUrl: string; appUrl: string } {
   const ownerUrl = process.env.TEST_DATABASE_URL;
   const appUrl = process.env.TEST_DATABASE_APP_URL;
   if (!ownerUrl || !appUrl)
     throw new Error('TEST_DATABASE_URL / TEST_DATABASE_APP_URL not set (global setup)');
+  return { ownerUrl, appUrl };
+}
+
+/**
+ * Boots the real AppModule against the suite's PostgreSQL, or against `database` (a cluster of
+ * the test's own), migrated first.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  { ownerUrl, appUrl } = globalSetupDatabase(),
+): Promise<TestApp> {
   await runMigrations(ownerUrl);
   const config = loadConfig({
     NODE_ENV: 'test',

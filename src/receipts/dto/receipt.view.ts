@@ -201,3 +201,26 @@ export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptVi
     ),
   };
 }
+
+/** The page envelope around `content` (page `page` of `size`, out of `totalElements`). */
+export function toReceiptPage(
+  content: ReceiptView[],
+  page: number,
+  size: number,
+  totalElements: number,
+): ReceiptPage {
+  const offset = page * size;
+  const totalPages = Math.ceil(totalElements / size);
+  return {
+    content,
+    empty: content.length === 0,
+    first: page === 0,
+    last: page >= totalPages - 1,
+    from: content.length > 0 ? offset + 1 : 0,
+    to: content.length > 0 ? offset + content.length : 0,
+    pageNumber: page,
+    pageSize: size,
+    totalElements,
+    totalPages,
+  };
+}
