@@ -51,6 +51,9 @@ export async function createApp(
     }),
   );
   app.set('trust proxy', trustProxySetting(config.trustedProxies));
+  // No automatic weak ETag (a SHA-1 of every body): ETags are explicit where the API documents
+  // them (tenant configuration), and POST search results are never conditional.
+  app.set('etag', false);
   applyServerTimeouts(app.getHttpServer(), config.http);
   setupSwagger(app);
   return app;

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Tenant } from '@/tenants/tenant.entity';
 import { createTestApp, ownerDataSource, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { as, token } from './support/tokens';
+import { createDemand, post, receiptBody } from './support/factories';
 
 /** Every row of the contract's section 1 status table, through real HTTP. */
 describe('authentication and tenancy', () => {
@@ -139,6 +140,26 @@ describe('authentication and tenancy', () => {
       const strip = (b: Record<string, unknown>) => ({ ...b, traceId: undefined });
       expect(strip(inactiveRes.body)).toEqual(strip(unknown.body));
       expect(strip(notEntitled.body)).toEqual(strip(unknown.body));
+    });
+
+    it('refuses a tenant deactivated while its record is cached, and records nothing for it', async () => {
+      const leaving = await t.createTenant();
+      const demand = await createDemand(t, leaving.key);
+      // The guard has now read `leaving` into its cache; deactivate it behind the service's back.
+      await owner.query('UPDATE tenants SET active = false WHERE id = $1', [leaving.id]);
+      const write = await post(t, leaving.key, '/receipts', receiptBody(demand.splits[0].id));
+      expect(write.status).toBe(403);
+      expect(write.body.code).toBe('TENANT_FORBIDDEN');
+      const read = await search().set(as(leaving.key));
+      expectProblem(read, 403, 'TENANT_FORBIDDEN');
+      const [{ n }] = await owner.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM receipts WHERE tenant_id = $1',
+        [leaving.id],
+      );
+      expect(n).toBe(0);
+      // Reactivated: served again (nothing negative was cached).
+      await owner.query('UPDATE tenants SET active = true WHERE id = $1', [leaving.id]);
+      expect((await search().set(as(leaving.key))).status).toBe(200);
     });
 
     it('refuses a token without any tenant claim', async () => {

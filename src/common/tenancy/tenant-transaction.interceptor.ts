@@ -6,6 +6,10 @@ import { from, lastValueFrom, Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
 import { DatabaseAvailability, isDatabaseUnavailable } from '@/database/database-availability';
+import { TenantsService } from '@/tenants/tenants.service';
+import { TenantContext } from './tenant-context';
+import { tenantForbidden } from './tenant.guard';
+import { TENANT_SETUP_SQL, TenantSetupRow } from './tenant-setup.sql';
 
 /** Pause before the one retry: long enough for a fast restart, jittered so clients spread out. */
 const RETRY_BASE_MS = 200;
@@ -22,12 +26,13 @@ export class TenantTransactionInterceptor implements NestInterceptor {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
+    private readonly tenants: TenantsService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const tenant = context.switchToHttp().getRequest<Request>().tenant;
     if (!tenant) return next.handle();
-    return from(this.run(tenant.tenantId, next));
+    return from(this.run(tenant, next));
   }
 
   /**
@@ -36,19 +41,23 @@ export class TenantTransactionInterceptor implements NestInterceptor {
    * restart of a second costs the client nothing. Once the handler has started, a retry could
    * repeat a write, so the failure goes to the client as 503 DATABASE_UNAVAILABLE instead.
    */
-  private async run(tenantId: string, next: CallHandler): Promise<unknown> {
+  private async run(tenant: TenantContext, next: CallHandler): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let handlerStarted = false;
       try {
         const result = await this.txHost.withTransaction(async () => {
           // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or
           // a runaway query becomes a retryable 503 instead of a hung request.
-          await this.txHost.tx.query(
-            `SELECT set_config('app.tenant_id', $1, true),
-                    set_config('lock_timeout', $2, true),
-                    set_config('statement_timeout', $3, true)`,
-            [tenantId, `${this.config.dbLockTimeoutMs}ms`, `${this.config.dbStatementTimeoutMs}ms`],
-          );
+          const [setup] = await this.txHost.tx.query<TenantSetupRow[]>(TENANT_SETUP_SQL, [
+            tenant.tenantId,
+            `${this.config.dbLockTimeoutMs}ms`,
+            `${this.config.dbStatementTimeoutMs}ms`,
+          ]);
+          if (!setup?.active) {
+            // Deactivated since the guard read it from the cache: refuse as the guard would.
+            this.tenants.forget(tenant.tenantKey);
+            throw tenantForbidden();
+          }
           handlerStarted = true;
           return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
         });

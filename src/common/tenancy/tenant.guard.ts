@@ -10,6 +10,16 @@ import { tenantContextOf } from './tenant-context';
 export const TENANT_HEADER = 'x-tenant-id';
 const TENANT_KEY = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** One answer for unknown, inactive and not-entitled tenants alike. */
+export function tenantForbidden(): AppError {
+  return new AppError(
+    403,
+    'TENANT_FORBIDDEN',
+    'Forbidden',
+    'The token does not grant access to this tenant.',
+  );
+}
+
 /**
  * Resolves `x-tenant-id` to an active tenant the token is entitled to. Unknown, inactive and
  * not-entitled answer with one identical 403, so the answer reveals nothing about other tenants.
@@ -43,14 +53,7 @@ export class TenantGuard implements CanActivate {
     const tenant = principal.tenants.includes(header)
       ? await this.tenants.findActiveByKey(header)
       : null;
-    if (!tenant) {
-      throw new AppError(
-        403,
-        'TENANT_FORBIDDEN',
-        'Forbidden',
-        'The token does not grant access to this tenant.',
-      );
-    }
+    if (!tenant) throw tenantForbidden();
     req.tenant = tenantContextOf(tenant, principal.username);
     return true;
   }
