@@ -5,6 +5,8 @@ export interface Principal {
   username: string;
   tenants: string[];
   scopes: Set<string>;
+  /** The token's `exp` (seconds since the epoch), when it has one. */
+  expiresAt?: number;
 }
 
 export function principalFromClaims(
@@ -25,5 +27,6 @@ export function principalFromClaims(
     username: typeof preferred === 'string' && preferred.length > 0 ? preferred : subject,
     tenants,
     scopes: new Set(scope.split(' ').filter(Boolean)),
+    ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
   };
 }
