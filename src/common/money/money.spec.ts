@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import fc from 'fast-check';
 import { currencySymbol, toMoney } from './money';
 
 describe('toMoney', () => {
@@ -24,6 +25,22 @@ describe('toMoney', () => {
       '9,999,999,999,999,999.99',
     );
     expect(toMoney(new Decimal('0.1').plus('0.2'), 'INR', 'en-IN').formatted).toBe('0.30');
+  });
+
+  it('gives the same Money for database text (numeric(18,2)) as for the Decimal it holds', () => {
+    const text = fc
+      .tuple(
+        fc.boolean(),
+        fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }),
+        fc.integer({ min: 0, max: 99 }),
+      )
+      .map(([neg, units, cents]) => `${neg ? '-' : ''}${units}.${String(cents).padStart(2, '0')}`)
+      .filter((t) => t !== '-0.00');
+    fc.assert(
+      fc.property(text, fc.constantFrom('en-IN', 'en-US', 'de-DE'), (amount, locale) => {
+        expect(toMoney(amount, 'INR', locale)).toEqual(toMoney(new Decimal(amount), 'INR', locale));
+      }),
+    );
   });
 
   it('knows the rupee symbol and falls back to the narrow symbol of other currencies', () => {

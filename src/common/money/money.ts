@@ -8,6 +8,9 @@ export interface Money {
   formatted: string;
 }
 
+/** `-12.50`, `0.00`: already what `Decimal#toFixed(2)` would print (no leading zeros, no `+`). */
+const TWO_DECIMALS = /^-?(0|[1-9]\d*)\.\d\d$/;
+
 const formatters = new Map<string, Intl.NumberFormat>();
 const symbols = new Map<string, string>();
 
@@ -42,7 +45,11 @@ export function currencySymbol(currency: string, locale: string): string {
  * string itself (Intl formats string decimals exactly), never from a binary float.
  */
 export function toMoney(amount: string | Decimal, currency: string, locale: string): Money {
-  const fixed = (amount instanceof Decimal ? amount : new Decimal(amount)).toFixed(2);
+  // numeric(18,2) columns arrive as exactly this text; only other shapes need decimal.js.
+  const fixed =
+    typeof amount === 'string' && TWO_DECIMALS.test(amount)
+      ? amount
+      : (amount instanceof Decimal ? amount : new Decimal(amount)).toFixed(2);
   return {
     amount: Number(fixed),
     currency,
