@@ -108,14 +108,20 @@ async function main(): Promise<void> {
       if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text}`);
       return JSON.parse(text) as { id: string; totalElements: number };
     };
-    const record = () =>
-      post('/receipts', {
+    /** Durations of POST /receipts in the current phase (what the indexes cost a write). */
+    let writes: number[] = [];
+    const record = async () => {
+      const start = performance.now();
+      const receipt = await post('/receipts', {
         demandSplit: splitId,
         amount: 10,
         paymentMode: 'NEFT',
         transactionRef: 'UTR-BENCH',
         receivedDate: '2025-07-15',
       });
+      writes.push(performance.now() - start);
+      return receipt;
+    };
     const search = (filters: Filter[]) => post('/receipts/search?size=20', filters);
     /** p50 ms of `requests` searches, `before` run (untimed) ahead of each. */
     const measure = async (filters: (i: number) => Filter[], before: () => Promise<unknown>) => {
@@ -311,6 +317,8 @@ async function main(): Promise<void> {
       return rows;
     })();
 
+    const writesBefore = writes;
+    writes = [];
     // After: this change's indexes and incremental counts.
     await new CountIndexes1764200000001().up(runner);
     await runner.release();
@@ -319,6 +327,11 @@ async function main(): Promise<void> {
     const sqlAfter = await sqlRun(true);
     const after = await run();
     names.forEach((name, i) => results.push([name, before[i], after[i]]));
+    results.push([
+      `POST /receipts (${writesBefore.length} / ${writes.length} writes)`,
+      p50(writesBefore),
+      p50(writes),
+    ]);
 
     process.stdout.write(
       `\nHot tenant ${hot} receipts, 1 client, p50 of ${requests} searches (page 0, size 20, total included), ms\n`,
