@@ -64,8 +64,8 @@ async function cold(o: LoadOptions): Promise<LoadResult> {
     try {
       while (Date.now() < end) {
         await owner.query(
-          `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, 1)
-           ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + 1`,
+          `INSERT INTO receipt_search_versions AS v (tenant_id, version, reset_version) VALUES ($1, 1, 1)
+           ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1, reset_version = v.version + 1`,
           [o.tenantId],
         );
         const start = performance.now();

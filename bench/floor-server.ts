@@ -6,10 +6,9 @@
  * toReceiptView. It skips what a framework adds around the SQL: JWT verification, the request
  * log, rate limiting, validation of unknown parameters, problem+json on errors (a bare 500).
  */
-import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import {
   RECEIPT_ROW_SELECT,
@@ -18,8 +17,9 @@ import {
   toReceiptPage,
   toReceiptView,
 } from '@/receipts/dto/receipt.view';
+import { countDependencies, ExactCounts } from '@/receipts/search/exact-counts';
 import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
-import { CompiledSearch, compileSearch } from '@/receipts/search/search-sql';
+import { compileSearch } from '@/receipts/search/search-sql';
 
 export interface FloorServer {
   url: string;
@@ -53,8 +53,8 @@ function rawQuery(url: URL): RawSearchQuery {
 
 export async function startFloor(options: FloorOptions): Promise<FloorServer> {
   const pool = new Pool({ connectionString: options.appUrl, max: options.poolSize });
-  // The same exact-count cache as ReceiptsService (key: tenant, write version, SQL, params).
-  const counts = new Map<string, number>();
+  // The same exact-count cache and SQL as ReceiptsService.
+  const counts = new ExactCounts();
 
   const tenantOf = async (key: string): Promise<TenantContext | null> => {
     const { rows } = await pool.query<{
@@ -82,24 +82,6 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
       : null;
   };
 
-  const count = async (db: PoolClient, tenant: TenantContext, sql: CompiledSearch) => {
-    const { rows } = await db.query<{ version: string }>(
-      `SELECT version::text AS version FROM receipt_search_versions WHERE tenant_id = $1`,
-      [tenant.tenantId],
-    );
-    const key = createHash('sha256')
-      .update(
-        `${tenant.tenantId}\n${rows[0]?.version ?? '0'}\n${sql.countSql}\n${JSON.stringify(sql.countParams)}`,
-      )
-      .digest('base64url');
-    const cached = counts.get(key);
-    if (cached !== undefined) return cached;
-    const res = await db.query<{ total: string }>(sql.countSql, sql.countParams);
-    const total = Number(res.rows[0].total);
-    counts.set(key, total);
-    return total;
-  };
-
   const search = async (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
     const parsed = parseSearchRequest(query, body);
     const sql = compileSearch(parsed, tenant.tenantId);
@@ -115,7 +97,15 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
       const ids = (await db.query<{ id: string }>(sql.idsSql, sql.idsParams)).rows.map((r) => r.id);
       const offset = parsed.page * parsed.size;
       const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
-      const totalElements = pageIsShort ? offset + ids.length : await count(db, tenant, sql);
+      const totalElements = pageIsShort
+        ? offset + ids.length
+        : await counts.count(
+            async <T>(text: string, params: unknown[]) =>
+              (await db.query(text, params)).rows as T[],
+            tenant.tenantId,
+            sql,
+            countDependencies(parsed),
+          );
       let content: ReceiptView[] = [];
       if (ids.length > 0) {
         const { rows } = await db.query<ReceiptRow>(

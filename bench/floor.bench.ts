@@ -24,8 +24,9 @@ const HELP = `npm run bench:floor [-- options]
   --help           this text
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4.
-Scenarios run on the hot tenant. "count cold": before every request the load client bumps the
-tenant's receipt write version (as any receipt write does), so the exact count is recomputed.
+Scenarios run on the hot tenant. "count cold": before every request the load client moves the
+tenant's reset_version, so the exact count is a full recount (as for a filter never counted
+before; after a real write the service only adds the receipts inserted since).
 CPU ms/request: process.cpuUsage() of this process (which hosts both servers; only one is
 under load at a time) over each load run, divided by the requests completed. The load
 generator (autocannon, or the cold-count loop) runs in a child process and is not counted.

@@ -41,17 +41,18 @@ export async function generateReceipts(
     'SELECT count(*) AS n FROM demand_splits WHERE tenant_id = $1',
     [tenantId],
   );
+  // inserted_version 0: loaded before any count is cached (a later load would set reset_version).
   await owner.query(
     `WITH s AS (
        SELECT s.id, s.demand_id, d.booking_id, s.payer_type, row_number() OVER (ORDER BY s.id) AS rn
          FROM demand_splits s JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
         WHERE s.tenant_id = $1)
      INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
-                           payment_mode, transaction_ref, received_date, status, created_by)
+                           payment_mode, transaction_ref, received_date, status, created_by, inserted_version)
      SELECT $1, s.id, s.demand_id, s.booking_id, s.payer_type, 'RCT/' || lpad(g::text, 7, '0'),
             1000 + (g * 7919) % 5000000 / 100.0, ($2::text[])[(1 + g % 10)::int], 'UTR' || (g * 104729),
             date '2025-04-01' + ((g * 31) % 540)::int,
-            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench'
+            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench', 0
        FROM generate_series(1::bigint, $3::bigint) g JOIN s ON s.rn = 1 + (g * 7) % $4::bigint`,
     [tenantId, PAYMENT_MODES, receipts, Number(rows[0].n)],
   );

@@ -33,12 +33,12 @@ async function main(): Promise<void> {
     );
 
     const headers = env.headers(tenant.key);
-    // `afterWrite`: bump the tenant's receipt write version first (as any receipt write does), so
-    // the exact count cannot come from the count cache; otherwise repeats of one query may.
+    // `afterWrite`: move the tenant's reset_version first, so the exact count is a full recount
+    // (as for a filter never counted before; a real write only adds the receipts it inserted).
     const bumpVersion = () =>
       env.owner.query(
-        `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, 1)
-         ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + 1`,
+        `INSERT INTO receipt_search_versions AS v (tenant_id, version, reset_version) VALUES ($1, 1, 1)
+         ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1, reset_version = v.version + 1`,
         [tenant.id],
       );
     const viaService =

@@ -39,11 +39,14 @@ interface ReceiptRef {
 
 /**
  * Records and cancels receipts. Each runs in the request's tenant transaction and locks rows in
- * one fixed order - demand split, then its demand, then (recording) the receipt number counter,
- * then the tenant's search version row - so concurrent writers queue instead of deadlocking, and a split is never overpaid: the
- * pending amount is read under the split's row lock. The number is allocated as late as
- * possible, because its counter row is the hottest lock of the tenant; a failed receipt rolls
- * back and consumes no number.
+ * one fixed order - demand split, then its demand, then (recording) the receipt number counter
+ * or (cancelling) the receipt, then last the tenant's search version row - so concurrent writers
+ * queue instead of deadlocking, and a split is never overpaid: the pending amount is read under
+ * the split's row lock. The number is allocated as late as possible, because its counter row is
+ * the hottest lock of the tenant; a failed receipt rolls back and consumes no number. The search
+ * version is bumped before the receipt row is written so the row carries it (`inserted_version`):
+ * held until commit, that lock makes commit order equal version order, which incremental exact
+ * counts rely on (search/exact-counts.ts).
  */
 @Injectable()
 export class ReceiptWritesService {
@@ -88,16 +91,22 @@ export class ReceiptWritesService {
       );
     }
 
-    await this.updateSplit(tenant, split.id, applyPayment(splitPayable, amount));
-    await this.updateDemand(tenant, demand.id, applyPayment(payableOfDemand(demand), amount));
+    const splitUpdate = applyPayment(splitPayable, amount);
+    const demandUpdate = applyPayment(payableOfDemand(demand), amount);
+    await this.updateSplit(tenant, split.id, splitUpdate);
+    await this.updateDemand(tenant, demand.id, demandUpdate);
 
-    // Last: the counter row stays locked until commit.
+    // Last: the counter row and then the version row stay locked until commit.
     const receiptNumber = await this.numbering.allocate(tenant, 'receipt', { date });
+    const version = await this.receipts.markChanged(tenant, {
+      receiptStatus: false,
+      demandStatus: splitUpdate.status !== split.status || demandUpdate.status !== demand.status,
+    });
     const [{ id }] = await this.txHost.tx.query<{ id: string }[]>(
       `INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type,
                              receipt_number, amount, payment_mode, transaction_ref, received_date,
-                             status, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, 'ACTIVE', $11)
+                             status, created_by, inserted_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, 'ACTIVE', $11, $12)
        RETURNING id`,
       [
         tenant.tenantId,
@@ -111,9 +120,9 @@ export class ReceiptWritesService {
         body.transactionRef,
         body.receivedDate,
         tenant.actor,
+        version,
       ],
     );
-    await this.receipts.markChanged(tenant);
     return this.load(tenant, id);
   }
 
@@ -142,8 +151,14 @@ export class ReceiptWritesService {
     }
 
     const amount = new Decimal(receipt.amount).negated();
-    await this.updateSplit(tenant, split.id, applyPayment(payableOfSplit(split), amount));
-    await this.updateDemand(tenant, demand.id, applyPayment(payableOfDemand(demand), amount));
+    const splitUpdate = applyPayment(payableOfSplit(split), amount);
+    const demandUpdate = applyPayment(payableOfDemand(demand), amount);
+    await this.updateSplit(tenant, split.id, splitUpdate);
+    await this.updateDemand(tenant, demand.id, demandUpdate);
+    await this.receipts.markChanged(tenant, {
+      receiptStatus: true,
+      demandStatus: splitUpdate.status !== split.status || demandUpdate.status !== demand.status,
+    });
     await em.query(
       `UPDATE receipts
           SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(), cancelled_by = $4,
@@ -151,7 +166,6 @@ export class ReceiptWritesService {
         WHERE tenant_id = $1 AND id = $2`,
       [tenant.tenantId, id, body.reason, tenant.actor],
     );
-    await this.receipts.markChanged(tenant);
     return this.load(tenant, id);
   }
 

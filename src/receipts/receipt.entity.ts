@@ -56,4 +56,8 @@ export class Receipt {
 
   @Column({ name: 'modified_at', type: 'timestamptz', default: () => 'now()' })
   modifiedAt: Date;
+
+  /** The tenant's receipt write version that inserted it (search/exact-counts.ts); bigint as text. */
+  @Column({ name: 'inserted_version', type: 'bigint' })
+  insertedVersion: string;
 }

@@ -11,24 +11,26 @@ import {
   toReceiptPage,
   toReceiptView,
 } from './dto/receipt.view';
-import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import {
+  countDependencies,
+  ExactCounts,
+  RECEIPT_WRITE_VERSION_SQL,
+  ReceiptWriteChanges,
+} from './search/exact-counts';
 import { parseSearchRequest, RawSearchQuery } from './search/search-request';
-import { CompiledSearch, compileSearch } from './search/search-sql';
-
-/** Exact totals kept per (tenant, receipt write version, query); ~100 bytes an entry. */
-const COUNT_CACHE_ENTRIES = 20_000;
+import { compileSearch } from './search/search-sql';
 
 /**
  * Reads receipts. Search is a deferred join: the page's ids come from the receipts table alone
  * (joined-table filters as EXISTS, ordered by an index), then only those rows are joined to
  * their split and demand. The total is counted on the receipts table, and not at all when the
- * page itself proves it (a short page) or when the same count was taken since the tenant's last
- * receipt write (paging through results, dashboards polling).
+ * page itself proves it (a short page). A total counted before is brought up to date with the
+ * receipts inserted since, unless a write changed something the filter reads
+ * (search/exact-counts.ts).
  */
 @Injectable()
 export class ReceiptsService {
-  private readonly counts = new LRUCache<string, number>({ max: COUNT_CACHE_ENTRIES });
+  private readonly counts = new ExactCounts();
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
@@ -40,41 +42,32 @@ export class ReceiptsService {
     const ids = (await em.query<{ id: string }[]>(sql.idsSql, sql.idsParams)).map((r) => r.id);
     const offset = parsed.page * parsed.size;
     const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
-    const totalElements = pageIsShort ? offset + ids.length : await this.count(tenant, sql);
+    const totalElements = pageIsShort
+      ? offset + ids.length
+      : await this.counts.count(
+          (text, params) => em.query(text, params),
+          tenant.tenantId,
+          sql,
+          countDependencies(parsed),
+        );
 
     const content = await this.loadByIds(tenant, ids);
     return toReceiptPage(content, parsed.page, parsed.size, totalElements);
   }
 
   /**
-   * Marks the tenant's receipts as changed (call in the transaction of every receipt write).
-   * Counts cached under the previous version are never used again, on any instance.
+   * Records a receipt write in the tenant's search version (call in the write's transaction,
+   * after taking every other lock: this row stays locked until commit) and returns the version
+   * to stamp on the receipts the transaction inserts (`inserted_version`). `changes` says which
+   * statuses it changed; a write that changes neither and stamps its inserts keeps cached totals.
    */
-  async markChanged(tenant: TenantContext): Promise<void> {
-    await this.txHost.tx.query(
-      `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, 1)
-       ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + 1`,
-      [tenant.tenantId],
-    );
-  }
-
-  private async count(tenant: TenantContext, sql: CompiledSearch): Promise<number> {
-    const em = this.txHost.tx;
-    const [row] = await em.query<{ version: string }[]>(
-      `SELECT version::text AS version FROM receipt_search_versions WHERE tenant_id = $1`,
-      [tenant.tenantId],
-    );
-    const key = createHash('sha256')
-      .update(
-        `${tenant.tenantId}\n${row?.version ?? '0'}\n${sql.countSql}\n${JSON.stringify(sql.countParams)}`,
-      )
-      .digest('base64url');
-    const cached = this.counts.get(key);
-    if (cached !== undefined) return cached;
-    const [{ total }] = await em.query<{ total: string }[]>(sql.countSql, sql.countParams);
-    const count = Number(total);
-    this.counts.set(key, count);
-    return count;
+  async markChanged(tenant: TenantContext, changes: ReceiptWriteChanges): Promise<string> {
+    const [row] = await this.txHost.tx.query<{ version: string }[]>(RECEIPT_WRITE_VERSION_SQL, [
+      tenant.tenantId,
+      changes.receiptStatus,
+      changes.demandStatus,
+    ]);
+    return row.version;
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<ReceiptView> {

@@ -181,17 +181,29 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       s.map((x) => iso(x.modifiedAt)),
     ],
   );
+  // Search versions as the writes would have left them; the receipts carry the last one (their
+  // inserts and cancels are one write here) and no count cached before survives it.
+  const [{ version }] = await em.query<{ version: string }[]>(
+    `INSERT INTO receipt_search_versions AS v (tenant_id, version, receipt_status_version,
+                                               demand_status_version, reset_version)
+     VALUES ($1, $2, $2, $2, $2)
+     ON CONFLICT (tenant_id) DO UPDATE
+        SET version = v.version + $2, receipt_status_version = v.version + $2,
+            demand_status_version = v.version + $2, reset_version = v.version + $2
+     RETURNING version::text AS version`,
+    [tenantId, plan.receiptWrites],
+  );
   const r = plan.receipts;
   await em.query(
     `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type,
                            receipt_number, amount, payment_mode, transaction_ref, received_date,
                            status, cancel_reason, cancelled_at, cancelled_by, created_at,
-                           created_by, modified_at)
+                           created_by, modified_at, inserted_version)
      SELECT $1, t.id, t.split_id, t.demand_id, t.booking_id, t.payer_type, t.number, t.amount,
             t.mode, t.ref, t.date,
             CASE WHEN t.cancelled_at IS NULL THEN 'ACTIVE' ELSE 'CANCELLED' END,
             t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END,
-            t.at, $2, coalesce(t.cancelled_at, t.at)
+            t.at, $2, coalesce(t.cancelled_at, t.at), $16
        FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::text[],
                    $9::numeric[], $10::text[], $11::text[], $12::date[], $13::text[],
                    $14::timestamptz[], $15::timestamptz[])
@@ -213,6 +225,7 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       r.map((x) => x.cancelReason),
       r.map((x) => iso(x.cancelledAt)),
       r.map((x) => iso(x.at)),
+      version,
     ],
   );
   // What the allocator leaves behind: every number recorded, each counter at its next value.
@@ -231,11 +244,5 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       plan.counters.map((x) => x.counterKey),
       plan.counters.map((x) => x.nextValue.toString()),
     ],
-  );
-  // Search caches exact counts per write version: start it where the writes would have left it.
-  await em.query(
-    `INSERT INTO receipt_search_versions (tenant_id, version) VALUES ($1, $2)
-     ON CONFLICT (tenant_id) DO UPDATE SET version = receipt_search_versions.version + $2`,
-    [tenantId, plan.receiptWrites],
   );
 }

@@ -147,8 +147,9 @@ export async function seedSearchFixtures(
         receipts.push({ ...r, demandStatus, splitStatus: status(split.paid, splitAmount) });
         await owner.query(
           `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
-                                 payment_mode, transaction_ref, received_date, status, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'fixture')`,
+                                 payment_mode, transaction_ref, received_date, status, created_by,
+                                 inserted_version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'fixture', 0)`,
           [
             tenantId,
             r.id,

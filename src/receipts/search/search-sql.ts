@@ -28,6 +28,11 @@ export interface CompiledSearch {
   readonly countSql: string;
   /** Bind values for countSql: tenant id ($1), then the filter values. */
   readonly countParams: unknown[];
+  /**
+   * countSql restricted to receipts inserted after a tenant write version (`r.inserted_version >
+   * $n`, bound after countParams): what a cached count gained since (exact-counts.ts).
+   */
+  readonly countInsertedAfterSql: string;
 }
 
 /** Collects bind values and hands out their `$n` placeholders. */
@@ -201,6 +206,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   const p = new Params();
   const where = compileConditions(parsed.filters, tenantId, p);
   const countParams = [...p.values];
+  const countSql = `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`;
   const limit = p.add(parsed.size);
   const offset = p.add(parsed.page * parsed.size);
   return {
@@ -208,7 +214,8 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
       `SELECT r.id FROM receipts r WHERE ${where} ` +
       `ORDER BY ${compileOrderBy(parsed.sort)} LIMIT ${limit} OFFSET ${offset}`,
     idsParams: [...p.values],
-    countSql: `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`,
+    countSql,
     countParams,
+    countInsertedAfterSql: `${countSql} AND r.inserted_version > $${countParams.length + 1}`,
   };
 }

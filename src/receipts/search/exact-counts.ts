@@ -1,0 +1,155 @@
+/**
+ * Exact search totals that a write does not throw away.
+ *
+ * Every receipt write bumps its tenant's row in `receipt_search_versions` (see
+ * `RECEIPT_WRITE_VERSION_SQL`) and stamps the receipts it inserts with the new version
+ * (`receipts.inserted_version`). A cached total is kept as (count, version it was counted at).
+ * On a later version, if nothing the filter reads changed in between, the total is the cached
+ * count plus the matching receipts inserted after that version - a range scan on
+ * `(tenant_id, inserted_version)` - instead of a recount.
+ *
+ * Why that is exact (T = the total of one filter in the snapshot S a statement reads):
+ * 1. The version row is read in the same statement, hence the same snapshot, as the counts.
+ * 2. A writer takes the version row's lock when it bumps it and keeps it until commit, so
+ *    versions are granted and committed in one order: when a snapshot sees version V, it sees
+ *    every transaction that stamped a version <= V (each committed before the next one could
+ *    bump), and none that stamped a version > V (not committed when V was the latest).
+ *    So the receipts a snapshot at V sees are exactly those with inserted_version <= V.
+ * 3. Receipts are never deleted, and `inserted_version` and every searchable column except the
+ *    statuses are never updated (the application login holds UPDATE only on status and
+ *    cancellation columns; test/search-totals.e2e-spec.ts checks that). A filter that reads a
+ *    receipt status is recounted when `receipt_status_version` moved past the cached version; one
+ *    that reads a demand or split status when `demand_status_version` did; any filter when
+ *    `reset_version` did (bulk loads, repairs).
+ * Hence T(S at V') = T(S0 at V) + count(filter AND inserted_version > V) in S.
+ *
+ * The cache is per process and needs no coordination: an entry is only ever combined with
+ * versions read from the database in the same statement, so several instances each stay exact.
+ */
+import { LRUCache } from 'lru-cache';
+import { createHash } from 'node:crypto';
+import { ParsedSearchRequest } from './search-request';
+import { CompiledSearch } from './search-sql';
+
+/** What a filter reads that a write can change after the receipt was inserted. */
+export interface CountDependencies {
+  /** receipts.status (changed by a cancel). */
+  readonly receiptStatus: boolean;
+  /** demands.status or demand_splits.status (changed by payments and cancels). */
+  readonly demandStatus: boolean;
+}
+
+/** What a receipt write changed, besides inserting the receipts it stamps. */
+export interface ReceiptWriteChanges {
+  readonly receiptStatus: boolean;
+  readonly demandStatus: boolean;
+}
+
+/**
+ * The searchable columns a write may change after insertion (`source.column`), and what they
+ * depend on. Every other searchable column is fixed once its row is written.
+ */
+export const MUTABLE_SEARCH_COLUMNS: Readonly<Record<string, keyof CountDependencies>> = {
+  'receipt.status': 'receiptStatus',
+  'split.status': 'demandStatus',
+  'demand.status': 'demandStatus',
+};
+
+export function countDependencies(parsed: ParsedSearchRequest): CountDependencies {
+  let receiptStatus = false;
+  let demandStatus = false;
+  for (const f of parsed.filters) {
+    const dependency = MUTABLE_SEARCH_COLUMNS[`${f.field.source}.${f.field.column}`];
+    if (dependency === 'receiptStatus') receiptStatus = true;
+    if (dependency === 'demandStatus') demandStatus = true;
+  }
+  return { receiptStatus, demandStatus };
+}
+
+/**
+ * Bumps the tenant's version, records what changed, returns the new version (text) to stamp on
+ * the receipts this transaction inserts. Bind: tenant id, receipt status changed, demand or
+ * split status changed. Its row lock is held until commit: take it after every other lock.
+ */
+export const RECEIPT_WRITE_VERSION_SQL = `
+  INSERT INTO receipt_search_versions AS v
+         (tenant_id, version, receipt_status_version, demand_status_version)
+  VALUES ($1, 1, CASE WHEN $2::boolean THEN 1 ELSE 0 END, CASE WHEN $3::boolean THEN 1 ELSE 0 END)
+  ON CONFLICT (tenant_id) DO UPDATE
+     SET version = v.version + 1,
+         receipt_status_version =
+           CASE WHEN $2::boolean THEN v.version + 1 ELSE v.receipt_status_version END,
+         demand_status_version =
+           CASE WHEN $3::boolean THEN v.version + 1 ELSE v.demand_status_version END
+  RETURNING version::text AS version`;
+
+/** Above this many writes since the cached version a recount is cheaper than the delta. */
+export const MAX_VERSIONS_BEHIND = 5_000;
+
+/** Exact totals kept per (tenant, query); ~150 bytes an entry. */
+const COUNT_CACHE_ENTRIES = 20_000;
+
+export type QueryFn = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+interface CachedCount {
+  readonly total: number;
+  readonly version: bigint;
+}
+
+/**
+ * One statement: the tenant's versions and either the full count (no usable cached entry, or a
+ * change the filter depends on) or the receipts inserted after the cached version. The unused
+ * branch is an uncomputed init plan. `$n+1` is the cached version, -1 when there is none.
+ */
+export function incrementalCountSql(sql: CompiledSearch, deps: CountDependencies): string {
+  const cached = `$${sql.countParams.length + 1}::bigint`;
+  const stale = [
+    `${cached} < 0`,
+    `v.version < ${cached}`, // a database restored to an earlier state
+    `v.reset_version > ${cached}`,
+    `v.version - ${cached} > ${MAX_VERSIONS_BEHIND}`,
+    ...(deps.receiptStatus ? [`v.receipt_status_version > ${cached}`] : []),
+    ...(deps.demandStatus ? [`v.demand_status_version > ${cached}`] : []),
+  ].join(' OR ');
+  return (
+    `SELECT v.version::text AS version,` +
+    ` CASE WHEN ${stale} THEN (${sql.countSql}) END AS total,` +
+    ` CASE WHEN NOT (${stale}) THEN (${sql.countInsertedAfterSql}) END AS added` +
+    ` FROM (SELECT coalesce(max(version), 0) AS version,` +
+    ` coalesce(max(receipt_status_version), 0) AS receipt_status_version,` +
+    ` coalesce(max(demand_status_version), 0) AS demand_status_version,` +
+    ` coalesce(max(reset_version), 0) AS reset_version` +
+    ` FROM receipt_search_versions WHERE tenant_id = $1::uuid) v`
+  );
+}
+
+export class ExactCounts {
+  private readonly cache = new LRUCache<string, CachedCount>({ max: COUNT_CACHE_ENTRIES });
+
+  /**
+   * The exact number of receipts matching `sql` for `tenantId` (bound as its `$1`), run through
+   * `query` (the caller's transaction, tenant already set for RLS).
+   */
+  async count(
+    query: QueryFn,
+    tenantId: string,
+    sql: CompiledSearch,
+    deps: CountDependencies,
+  ): Promise<number> {
+    const key = createHash('sha256')
+      .update(`${tenantId}\n${sql.countSql}\n${JSON.stringify(sql.countParams)}`)
+      .digest('base64url');
+    const cached = this.cache.get(key);
+    const [row] = await query<{ version: string; total: string | null; added: string | null }>(
+      incrementalCountSql(sql, deps),
+      [...sql.countParams, cached ? cached.version.toString() : '-1'],
+    );
+    const version = BigInt(row.version);
+    const total =
+      row.total !== null ? Number(row.total) : (cached?.total ?? 0) + Number(row.added ?? 0);
+    // Another request may have stored a newer entry meanwhile; both are exact, keep the newer.
+    const latest = this.cache.get(key);
+    if (!latest || latest.version <= version) this.cache.set(key, { total, version });
+    return total;
+  }
+}
