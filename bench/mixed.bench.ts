@@ -8,8 +8,9 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -25,7 +26,7 @@ const HELP = `npm run bench:mixed [-- options]
   --hot-share F     share of N (and of the writes) on the first ("hot") tenant (default 0.4)
   --duration S      measured seconds                         (default 30)
   --warmup S        seconds of the same load before measuring (default 5)
-  --clients C       closed-loop search clients               (default 16)
+  --clients C       closed-loop search clients (0 = writes only) (default 16)
   --write-rate R    receipts recorded per second, open loop  (default 20; 0 = searches only)
   --pool P          the service's DB_POOL_SIZE               (default 40, as bench:floor)
   --log-level L     the service's LOG_LEVEL (request logs go to /dev/null) (default info)
@@ -130,6 +131,31 @@ function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
   return m ? Number(m[1]) : 0;
 }
 
+/** CPU ms of every child process of `parent` (the PostgreSQL postmaster: its backends and workers), by pid. */
+function childrenCpuMs(parent: number, tick: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === parent) {
+        out.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / tick);
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU used between two snapshots; processes new in `after` count from 0, gone ones are lost. */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
 /** Busy and total jiffies of the whole machine (all processes, not only ours). */
 function machineJiffies(): { busy: number; total: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
@@ -176,7 +202,7 @@ async function main(): Promise<void> {
     duration <= 0 ||
     warmup < 0 ||
     !Number.isInteger(clients) ||
-    clients < 1 ||
+    clients < 0 ||
     writeRate < 0 ||
     !Number.isInteger(pool) ||
     pool < 1
@@ -250,6 +276,13 @@ async function main(): Promise<void> {
       await sleep(100);
     }
 
+    // This database's server process (the parent of every backend), for PostgreSQL's CPU.
+    const { rows: backend } = await env.owner.query<{ pid: number }>(
+      'SELECT pg_backend_pid() AS pid',
+    );
+    const postmaster = Number(
+      readFileSync(`/proc/${backend[0].pid}/stat`, 'utf8').split(') ')[1].split(' ')[1],
+    );
     const headers = created.map((t) => env.headers(t.key));
     const deepPage = Math.floor(Math.min(100_000, hot / 2) / SIZE);
     const scenarios: Scenario[] = [
@@ -420,7 +453,9 @@ async function main(): Promise<void> {
     const running = [writer(), ...Array.from({ length: clients }, (_, c) => client(c))];
     await sleep(warmup * 1000);
     const hwmBefore = statusKb(pid, 'VmHWM');
+    const pg0 = childrenCpuMs(postmaster, tick);
     const cpu0 = cpuMs(pid, tick);
+    const self0 = process.cpuUsage();
     const machine0 = machineJiffies();
     const t0 = performance.now();
     measuring = true;
@@ -432,6 +467,8 @@ async function main(): Promise<void> {
     measuring = false;
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = cpuMs(pid, tick);
+    const self1 = process.cpuUsage(self0);
+    const pgCpuMs = cpuBetween(pg0, childrenCpuMs(postmaster, tick));
     const machine1 = machineJiffies();
     clearInterval(rssTimer);
     stopping = true;
@@ -474,6 +511,9 @@ async function main(): Promise<void> {
         cpuPercentOfOneCore: (serviceCpuMs / (elapsed * 1000)) * 100,
         cpuMsPerRequest: serviceCpuMs / Math.max(1, requests),
       },
+      postgresCpuPercentOfOneCore: (pgCpuMs / (elapsed * 1000)) * 100,
+      loadGeneratorCpuPercentOfOneCore:
+        ((self1.user + self1.system) / 1000 / (elapsed * 1000)) * 100,
       machineCpuBusyPercent:
         ((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100,
     };
@@ -498,7 +538,7 @@ async function main(): Promise<void> {
         '',
         `writes (POST /receipts, open loop, latency from the scheduled time): ${writeStats.scheduled} scheduled, ${writeStats.requests} answered = ${f(writeStats.perSecond)}/s (${writesTo[0]} on the hot tenant over the whole run), p50 ${f(writeStats.p50)} ms, p99 ${f(writeStats.p99)} ms, max ${f(writeStats.max)} ms, non-2xx ${writeStats.non2xx}, errors ${writeStats.errors}; latest start ${f(lateMax)} ms after schedule`,
         `service: peak RSS ${f(result.service.peakRssMb, 0)} MB (target <= 200; ${f(result.service.peakRssMbBeforeMeasuring, 0)} MB at the end of the warm-up), CPU ${f(result.service.cpuPercentOfOneCore, 0)} % of one core = ${f(result.service.cpuMsPerRequest, 2)} ms per request (searches + writes)`,
-        `machine CPU busy (all processes: PostgreSQL, this load generator, anything else): ${f(result.machineCpuBusyPercent, 0)} %`,
+        `PostgreSQL (all its processes): CPU ${f(result.postgresCpuPercentOfOneCore, 0)} % of one core; load generator (this process) ${f(result.loadGeneratorCpuPercentOfOneCore, 0)} %; machine CPU busy (all processes, this load generator and anything else included): ${f(result.machineCpuBusyPercent, 0)} % of ${cpus().length} cores`,
         ...(firstErrors.length > 0 ? ['', 'first errors:', ...firstErrors] : []),
         '',
       ].join('\n'),
@@ -508,7 +548,11 @@ async function main(): Promise<void> {
       writes.non2xx +
       writes.errors +
       samples.reduce((n, s) => n + s.non2xx + s.errors + s.invalid, 0);
-    if (failures > 0 || allSearch.requests === 0 || (writeRate > 0 && writeStats.requests === 0)) {
+    if (
+      failures > 0 ||
+      (clients > 0 && allSearch.requests === 0) ||
+      (writeRate > 0 && writeStats.requests === 0)
+    ) {
       process.stdout.write(`FAILED: ${failures} failed or implausible requests\n`);
       process.exitCode = 1;
     }
