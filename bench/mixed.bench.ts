@@ -391,6 +391,8 @@ async function main(): Promise<void> {
     };
 
     const writes: Sample = { ms: [], non2xx: 0, errors: 0, invalid: 0 };
+    const hotWriteMs: number[] = [];
+    const otherWriteMs: number[] = [];
     let scheduled = 0;
     let lateMax = 0;
     let others = 0;
@@ -422,7 +424,9 @@ async function main(): Promise<void> {
           body,
         );
         if (!counted) return;
-        writes.ms.push(performance.now() - at);
+        const ms = performance.now() - at;
+        writes.ms.push(ms);
+        (tenant === 0 ? hotWriteMs : otherWriteMs).push(ms);
         if (res.status !== 201) {
           writes.non2xx++;
           note(`POST /receipts: ${res.status} ${res.text.slice(0, 300)}`);
@@ -463,6 +467,19 @@ async function main(): Promise<void> {
     const rssTimer = setInterval(() => {
       rssPeak = Math.max(rssPeak, statusKb(pid, 'VmRSS'));
     }, 200);
+    // The service's sessions waiting on a lock (the hot tenant's receipt counter row, mostly).
+    const lockWaits: number[] = [];
+    const lockTimer = setInterval(() => {
+      env.owner
+        .query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE usename = 'finance_app' AND wait_event_type = 'Lock'`,
+        )
+        .then(
+          ({ rows }) => lockWaits.push(rows[0].n),
+          () => undefined,
+        );
+    }, 1000);
     await sleep(duration * 1000);
     measuring = false;
     const elapsed = (performance.now() - t0) / 1000;
@@ -471,6 +488,7 @@ async function main(): Promise<void> {
     const pgCpuMs = cpuBetween(pg0, childrenCpuMs(postmaster, tick));
     const machine1 = machineJiffies();
     clearInterval(rssTimer);
+    clearInterval(lockTimer);
     stopping = true;
     await Promise.all(running);
     await Promise.all(inFlight);
@@ -495,6 +513,8 @@ async function main(): Promise<void> {
       non2xx: writes.non2xx,
       errors: writes.errors,
       latestStartMs: lateMax,
+      hotTenant: stats(hotWriteMs, elapsed),
+      otherTenants: stats(otherWriteMs, elapsed),
     };
     const serviceCpuMs = cpu1 - cpu0;
     const requests = allSearch.requests + writeStats.requests;
@@ -510,6 +530,10 @@ async function main(): Promise<void> {
         peakRssMbBeforeMeasuring: hwmBefore / 1024,
         cpuPercentOfOneCore: (serviceCpuMs / (elapsed * 1000)) * 100,
         cpuMsPerRequest: serviceCpuMs / Math.max(1, requests),
+      },
+      sessionsWaitingOnLocks: {
+        mean: lockWaits.reduce((a, b) => a + b, 0) / Math.max(1, lockWaits.length),
+        max: Math.max(0, ...lockWaits),
       },
       postgresCpuPercentOfOneCore: (pgCpuMs / (elapsed * 1000)) * 100,
       loadGeneratorCpuPercentOfOneCore:
@@ -536,9 +560,11 @@ async function main(): Promise<void> {
         '',
         ...lines,
         '',
-        `writes (POST /receipts, open loop, latency from the scheduled time): ${writeStats.scheduled} scheduled, ${writeStats.requests} answered = ${f(writeStats.perSecond)}/s (${writesTo[0]} on the hot tenant over the whole run), p50 ${f(writeStats.p50)} ms, p99 ${f(writeStats.p99)} ms, max ${f(writeStats.max)} ms, non-2xx ${writeStats.non2xx}, errors ${writeStats.errors}; latest start ${f(lateMax)} ms after schedule`,
+        `writes (POST /receipts, open loop, latency from the scheduled time): ${writeStats.scheduled} scheduled, ${writeStats.requests} answered = ${f(writeStats.perSecond)}/s, p50 ${f(writeStats.p50)} ms, p99 ${f(writeStats.p99)} ms, max ${f(writeStats.max)} ms, non-2xx ${writeStats.non2xx}, errors ${writeStats.errors}; latest start ${f(lateMax)} ms after schedule`,
+        `  hot tenant: ${writeStats.hotTenant.requests} = ${f(writeStats.hotTenant.perSecond)}/s, p50 ${f(writeStats.hotTenant.p50)} ms, p99 ${f(writeStats.hotTenant.p99)} ms; other tenants: ${writeStats.otherTenants.requests} = ${f(writeStats.otherTenants.perSecond)}/s, p50 ${f(writeStats.otherTenants.p50)} ms, p99 ${f(writeStats.otherTenants.p99)} ms`,
         `service: peak RSS ${f(result.service.peakRssMb, 0)} MB (target <= 200; ${f(result.service.peakRssMbBeforeMeasuring, 0)} MB at the end of the warm-up), CPU ${f(result.service.cpuPercentOfOneCore, 0)} % of one core = ${f(result.service.cpuMsPerRequest, 2)} ms per request (searches + writes)`,
-        `PostgreSQL (all its processes): CPU ${f(result.postgresCpuPercentOfOneCore, 0)} % of one core; load generator (this process) ${f(result.loadGeneratorCpuPercentOfOneCore, 0)} %; machine CPU busy (all processes, this load generator and anything else included): ${f(result.machineCpuBusyPercent, 0)} % of ${cpus().length} cores`,
+        `PostgreSQL (all its processes): CPU ${f(result.postgresCpuPercentOfOneCore, 0)} % of one core; service sessions waiting on a lock (sampled each second): mean ${f(result.sessionsWaitingOnLocks.mean)}, max ${result.sessionsWaitingOnLocks.max};`,
+        `load generator (this process) ${f(result.loadGeneratorCpuPercentOfOneCore, 0)} %; machine CPU busy (all processes, this load generator and anything else included): ${f(result.machineCpuBusyPercent, 0)} % of ${cpus().length} cores`,
         ...(firstErrors.length > 0 ? ['', 'first errors:', ...firstErrors] : []),
         '',
       ].join('\n'),
