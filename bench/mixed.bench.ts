@@ -21,17 +21,18 @@ import { bulkLoad, generateReceipts } from './receipt-data';
 
 const HELP = `npm run bench:mixed [-- options]
 
-  --receipts N      receipts in total                        (default 200000)
-  --tenants T       tenants they are spread over, at least 2 (default 10)
-  --hot-share F     share of N (and of the writes) on the first ("hot") tenant (default 0.4)
-  --duration S      measured seconds                         (default 30)
-  --warmup S        seconds of the same load before measuring (default 5)
-  --clients C       closed-loop search clients (0 = writes only) (default 16)
-  --write-rate R    receipts recorded per second, open loop  (default 20; 0 = searches only)
-  --pool P          the service's DB_POOL_SIZE               (default 40, as bench:floor)
-  --log-level L     the service's LOG_LEVEL (request logs go to /dev/null) (default info)
-  --json FILE       also write the results as JSON to FILE
-  --help            this text
+  --receipts N          receipts in total                        (default 200000)
+  --tenants T           tenants they are spread over, at least 2 (default 10)
+  --hot-share F         share of N on the first ("hot") tenant   (default 0.4)
+  --write-hot-share W   share of the writes on the hot tenant (default: --hot-share)
+  --duration S          measured seconds                         (default 30)
+  --warmup S            seconds of the same load before measuring (default 5)
+  --clients C           closed-loop search clients (0 = writes only) (default 16)
+  --write-rate R        receipts recorded per second, open loop  (default 20; 0 = searches only)
+  --pool P              the service's DB_POOL_SIZE               (default 40, as bench:floor)
+  --log-level L         the service's LOG_LEVEL (request logs go to /dev/null) (default info)
+  --json FILE           also write the results as JSON to FILE
+  --help                this text
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4.
 Search mix (each client cycles through it from its own starting point): first page, default
@@ -39,8 +40,8 @@ sort, hot tenant x4; paymentMode IN (NEFT,RTGS,UPI) + receivedDate BETWEEN 2025-
 2025-08-31, hot x2; keyword CONTAINS "iyer" (10% of the receipts), hot x1; first page of a small
 tenant x2; a deep page (offset 100,000, or half the hot tenant if smaller), hot x1.
 Writes: one every 1/R s on a fixed schedule whatever the answers (latency is taken from the
-scheduled time, so a stalled service shows as latency, not as fewer writes); hot-share of them
-on the hot tenant, the rest round-robin over the others; a random open demand split each.
+scheduled time, so a stalled service shows as latency, not as fewer writes); write-hot-share of
+them on the hot tenant, the rest round-robin over the others; a random open demand split each.
 Exits non-zero on any non-2xx answer, network error or implausible page.
 `;
 
@@ -169,6 +170,7 @@ async function main(): Promise<void> {
       receipts: { type: 'string', default: '200000' },
       tenants: { type: 'string', default: '10' },
       'hot-share': { type: 'string', default: '0.4' },
+      'write-hot-share': { type: 'string' },
       duration: { type: 'string', default: '30' },
       warmup: { type: 'string', default: '5' },
       clients: { type: 'string', default: '16' },
@@ -186,19 +188,22 @@ async function main(): Promise<void> {
   const receipts = Number(values.receipts);
   const tenants = Number(values.tenants);
   const hotShare = Number(values['hot-share']);
+  const writeHotShare = Number(values['write-hot-share'] ?? hotShare);
   const duration = Number(values.duration);
   const warmup = Number(values.warmup);
   const clients = Number(values.clients);
   const writeRate = Number(values['write-rate']);
   const pool = Number(values.pool);
   if (
-    ![receipts, tenants, hotShare, duration, warmup, clients, writeRate, pool].every(
+    ![receipts, tenants, hotShare, writeHotShare, duration, warmup, clients, writeRate, pool].every(
       Number.isFinite,
     ) ||
     !Number.isInteger(tenants) ||
     tenants < 2 ||
     hotShare <= 0 ||
     hotShare >= 1 ||
+    writeHotShare < 0 ||
+    writeHotShare > 1 ||
     duration <= 0 ||
     warmup < 0 ||
     !Number.isInteger(clients) ||
@@ -400,9 +405,9 @@ async function main(): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     const today = new Date().toISOString().slice(0, 10); // UTC: never ahead of the tenant's day
     const write = async (n: number, at: number) => {
-      // hot-share of the writes on the hot tenant, the rest round-robin over the others
+      // writeHotShare of the writes on the hot tenant, the rest round-robin over the others
       const tenant =
-        Math.floor((n + 1) * hotShare) > Math.floor(n * hotShare)
+        Math.floor((n + 1) * writeHotShare) > Math.floor(n * writeHotShare)
           ? 0
           : 1 + (others++ % (tenants - 1));
       writesTo[tenant]++;
@@ -523,7 +528,17 @@ async function main(): Promise<void> {
     const serviceCpuMs = cpu1 - cpu0;
     const requests = allSearch.requests + completedInWindow;
     const result = {
-      options: { receipts, tenants, hotShare, duration, warmup, clients, writeRate, pool },
+      options: {
+        receipts,
+        tenants,
+        hotShare,
+        writeHotShare,
+        duration,
+        warmup,
+        clients,
+        writeRate,
+        pool,
+      },
       node: process.version,
       hotTenantReceipts: hot,
       searches: searchStats,
