@@ -474,16 +474,27 @@ async function main(): Promise<void> {
     const rssTimer = setInterval(() => {
       rssPeak = Math.max(rssPeak, statusKb(pid, 'VmRSS'));
     }, 200);
-    // The service's sessions waiting on a lock (the hot tenant's receipt counter row, mostly).
+    // What the service's database sessions are doing (sampled each second): how many wait on a
+    // lock, and the commonest (wait, statement) pairs of the active ones.
     const lockWaits: number[] = [];
+    const activity = new Map<string, number>();
+    let activitySamples = 0;
     const lockTimer = setInterval(() => {
       env.owner
-        .query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE usename = 'finance_app' AND wait_event_type = 'Lock'`,
+        .query<{ wait: string; statement: string }>(
+          `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait,
+                  regexp_replace(left(query, 60), '\\s+', ' ', 'g') AS statement
+             FROM pg_stat_activity WHERE usename = 'finance_app' AND state <> 'idle'`,
         )
         .then(
-          ({ rows }) => lockWaits.push(rows[0].n),
+          ({ rows }) => {
+            activitySamples++;
+            lockWaits.push(rows.filter((r) => r.wait.startsWith('Lock:')).length);
+            for (const r of rows) {
+              const key = `${r.wait} | ${r.statement}`;
+              activity.set(key, (activity.get(key) ?? 0) + 1);
+            }
+          },
           () => undefined,
         );
     }, 1000);
@@ -554,6 +565,10 @@ async function main(): Promise<void> {
         mean: lockWaits.reduce((a, b) => a + b, 0) / Math.max(1, lockWaits.length),
         max: Math.max(0, ...lockWaits),
       },
+      sessionActivity: [...activity.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([what, n]) => ({ what, meanSessions: n / Math.max(1, activitySamples) })),
       postgresCpuPercentOfOneCore: (pgCpuMs / (elapsed * 1000)) * 100,
       loadGeneratorCpuPercentOfOneCore:
         ((self1.user + self1.system) / 1000 / (elapsed * 1000)) * 100,
@@ -584,6 +599,8 @@ async function main(): Promise<void> {
         `service: peak RSS ${f(result.service.peakRssMb, 0)} MB (target <= 200; ${f(result.service.peakRssMbBeforeMeasuring, 0)} MB at the end of the warm-up), CPU ${f(result.service.cpuPercentOfOneCore, 0)} % of one core = ${f(result.service.cpuMsPerRequest, 2)} ms per request (searches + writes)`,
         `PostgreSQL (all its processes): CPU ${f(result.postgresCpuPercentOfOneCore, 0)} % of one core; service sessions waiting on a lock (sampled each second): mean ${f(result.sessionsWaitingOnLocks.mean)}, max ${result.sessionsWaitingOnLocks.max};`,
         `load generator (this process) ${f(result.loadGeneratorCpuPercentOfOneCore, 0)} %; machine CPU busy (all processes, this load generator and anything else included): ${f(result.machineCpuBusyPercent, 0)} % of ${cpus().length} cores`,
+        'service sessions in a transaction, commonest (wait | statement; Client:ClientRead = waiting for the service), mean per sample:',
+        ...result.sessionActivity.map((a) => `  ${f(a.meanSessions)}  ${a.what}`),
         ...(firstErrors.length > 0 ? ['', 'first errors:', ...firstErrors] : []),
         '',
       ].join('\n'),
