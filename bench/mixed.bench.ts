@@ -594,6 +594,8 @@ async function main(): Promise<void> {
         '',
         ...lines,
         '',
+        `issue 9 targets: first page (hot tenant) p99 ${f(searchStats[0].p99)} ms (<= 100), small tenant first page p99 ${f(searchStats[3].p99)} ms (<= 100), peak RSS ${f(Math.max(hwm, rssPeak) / 1024, 0)} MB (<= 200)`,
+        '',
         `writes (POST /receipts, open loop, latency from the scheduled time): ${writeStats.scheduled} scheduled in the window, ${writeStats.requests} of them answered (some after it); answers received inside the window: ${f(writeStats.completedPerSecond)}/s; p50 ${f(writeStats.p50)} ms, p99 ${f(writeStats.p99)} ms, max ${f(writeStats.max)} ms, non-2xx ${writeStats.non2xx}, errors ${writeStats.errors}; latest start ${f(lateMax)} ms after schedule`,
         `  hot tenant: ${writeStats.hotTenant.requests} = ${f(writeStats.hotTenant.perSecond)}/s, p50 ${f(writeStats.hotTenant.p50)} ms, p99 ${f(writeStats.hotTenant.p99)} ms; other tenants: ${writeStats.otherTenants.requests} = ${f(writeStats.otherTenants.perSecond)}/s, p50 ${f(writeStats.otherTenants.p50)} ms, p99 ${f(writeStats.otherTenants.p99)} ms`,
         `service: peak RSS ${f(result.service.peakRssMb, 0)} MB (target <= 200; ${f(result.service.peakRssMbBeforeMeasuring, 0)} MB at the end of the warm-up), CPU ${f(result.service.cpuPercentOfOneCore, 0)} % of one core = ${f(result.service.cpuMsPerRequest, 2)} ms per request (searches + writes)`,
