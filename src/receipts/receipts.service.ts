@@ -8,25 +8,19 @@ import {
   ReceiptPage,
   ReceiptRow,
   ReceiptView,
-  toReceiptPage,
   toReceiptView,
 } from './dto/receipt.view';
-import {
-  countDependencies,
-  ExactCounts,
-  RECEIPT_WRITE_VERSION_SQL,
-  ReceiptWriteChanges,
-} from './search/exact-counts';
+import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
+import { searchPage } from './search/search-page';
 import { parseSearchRequest, RawSearchQuery } from './search/search-request';
-import { compileSearch } from './search/search-sql';
 
 /**
- * Reads receipts. Search is a deferred join: the page's ids come from the receipts table alone
- * (joined-table filters as EXISTS, ordered by an index), then only those rows are joined to
- * their split and demand. The total is counted on the receipts table, and not at all when the
- * page itself proves it (a short page). A total counted before is brought up to date with the
- * receipts inserted since, unless a write changed something the filter reads
- * (search/exact-counts.ts).
+ * Reads receipts. A search page is one statement (search/search-page.ts): a deferred join (the
+ * page's ids from the receipts table alone, joined-table filters as EXISTS, ordered by an
+ * index, then only those rows joined to their split and demand) and the exact total, which is
+ * not counted when the page proves it (a short page) and otherwise brought up to date from a
+ * cached count with the receipts inserted since, unless a write changed something the filter
+ * reads (search/exact-counts.ts).
  */
 @Injectable()
 export class ReceiptsService {
@@ -35,24 +29,13 @@ export class ReceiptsService {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<ReceiptPage> {
-    const parsed = parseSearchRequest(query, body);
-    const sql = compileSearch(parsed, tenant.tenantId);
     const em = this.txHost.tx;
-
-    const ids = (await em.query<{ id: string }[]>(sql.idsSql, sql.idsParams)).map((r) => r.id);
-    const offset = parsed.page * parsed.size;
-    const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
-    const totalElements = pageIsShort
-      ? offset + ids.length
-      : await this.counts.count(
-          (text, params) => em.query(text, params),
-          tenant.tenantId,
-          sql,
-          countDependencies(parsed),
-        );
-
-    const content = await this.loadByIds(tenant, ids);
-    return toReceiptPage(content, parsed.page, parsed.size, totalElements);
+    return searchPage(
+      (text, params) => em.query(text, params),
+      tenant,
+      parseSearchRequest(query, body),
+      this.counts,
+    );
   }
 
   /**

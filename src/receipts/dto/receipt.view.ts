@@ -140,8 +140,9 @@ export interface ReceiptRow {
 }
 
 /** Selects ReceiptRow columns; the caller adds the WHERE (always with r.tenant_id). */
-export const RECEIPT_ROW_SELECT = `
-  SELECT r.id, r.demand_split_id, r.demand_id, r.booking_id, r.payer_type, r.receipt_number,
+/** The columns of a ReceiptRow, over `r` joined by RECEIPT_ROW_JOINS. */
+export const RECEIPT_ROW_COLUMNS = `
+         r.id, r.demand_split_id, r.demand_id, r.booking_id, r.payer_type, r.receipt_number,
          r.amount::text AS amount, r.payment_mode, r.transaction_ref,
          r.received_date::text AS received_date, r.status,
          s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
@@ -150,10 +151,14 @@ export const RECEIPT_ROW_SELECT = `
          d.demand_type AS d_demand_type, d.demand_number AS d_number,
          d.total_amount::text AS d_total_amount, d.received_amount::text AS d_received_amount,
          d.due_date::text AS d_due_date, d.remarks AS d_remarks, d.status AS d_status,
-         d.buyer_name AS d_buyer_name
-    FROM receipts r
+         d.buyer_name AS d_buyer_name`;
+
+/** A receipt `r`'s split `s` and demand `d`. */
+export const RECEIPT_ROW_JOINS = `
     JOIN demand_splits s ON s.tenant_id = r.tenant_id AND s.id = r.demand_split_id
     JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id`;
+
+export const RECEIPT_ROW_SELECT = `SELECT ${RECEIPT_ROW_COLUMNS} FROM receipts r ${RECEIPT_ROW_JOINS}`;
 
 export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptView {
   const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);

@@ -101,8 +101,12 @@ interface CachedCount {
  * change the filter depends on) or the receipts inserted after the cached version. The unused
  * branch is an uncomputed init plan. `$n+1` is the cached version, -1 when there is none.
  */
-export function incrementalCountSql(sql: CompiledSearch, deps: CountDependencies): string {
-  const cached = `$${sql.countParams.length + 1}::bigint`;
+export function incrementalCountSql(
+  sql: CompiledSearch,
+  deps: CountDependencies,
+  options: IncrementalCountOptions = {},
+): string {
+  const cached = `${options.cachedVersionParam ?? `$${sql.countParams.length + 1}`}::bigint`;
   const stale = [
     `${cached} < 0`,
     `v.version < ${cached}`, // a database restored to an earlier state
@@ -111,16 +115,39 @@ export function incrementalCountSql(sql: CompiledSearch, deps: CountDependencies
     ...(deps.receiptStatus ? [`v.receipt_status_version > ${cached}`] : []),
     ...(deps.demandStatus ? [`v.demand_status_version > ${cached}`] : []),
   ].join(' OR ');
+  const unless = options.unless ? `${options.unless} THEN NULL WHEN ` : '';
   return (
     `SELECT v.version::text AS version,` +
-    ` CASE WHEN ${stale} THEN (${sql.countSql}) END AS total,` +
-    ` CASE WHEN NOT (${stale}) THEN (${sql.countInsertedAfterSql}) END AS added` +
+    ` CASE WHEN ${unless}${stale} THEN (${sql.countSql}) END AS total,` +
+    ` CASE WHEN ${unless}NOT (${stale}) THEN (${sql.countInsertedAfter(cached)}) END AS added` +
     ` FROM (SELECT coalesce(max(version), 0) AS version,` +
     ` coalesce(max(receipt_status_version), 0) AS receipt_status_version,` +
     ` coalesce(max(demand_status_version), 0) AS demand_status_version,` +
     ` coalesce(max(reset_version), 0) AS reset_version` +
     ` FROM receipt_search_versions WHERE tenant_id = $1::uuid) v`
   );
+}
+
+export interface IncrementalCountOptions {
+  /** Where the cached version is bound; `$n+1` (right after countParams) by default. */
+  readonly cachedVersionParam?: string;
+  /** A condition under which nothing is counted (total and added are NULL): the total is known. */
+  readonly unless?: string;
+}
+
+/** What the count statement returns (exact-counts' columns). */
+export interface CountColumns {
+  version: string;
+  total: string | null;
+  added: string | null;
+}
+
+/** A cache lookup made before the statement, settled with the statement's row. */
+export interface PreparedCount {
+  readonly key: string;
+  /** Bind value for the cached version: `-1` when nothing usable is cached. */
+  readonly cachedVersion: string;
+  readonly cachedTotal: number;
 }
 
 export class ExactCounts {
@@ -136,20 +163,35 @@ export class ExactCounts {
     sql: CompiledSearch,
     deps: CountDependencies,
   ): Promise<number> {
+    const prepared = this.prepare(tenantId, sql);
+    const [row] = await query<CountColumns>(incrementalCountSql(sql, deps), [
+      ...sql.countParams,
+      prepared.cachedVersion,
+    ]);
+    return this.settle(prepared, row);
+  }
+
+  /** Looks the query up; bind `cachedVersion` where incrementalCountSql expects it. */
+  prepare(tenantId: string, sql: CompiledSearch): PreparedCount {
     const key = createHash('sha256')
       .update(`${tenantId}\n${sql.countSql}\n${JSON.stringify(sql.countParams)}`)
       .digest('base64url');
     const cached = this.cache.get(key);
-    const [row] = await query<{ version: string; total: string | null; added: string | null }>(
-      incrementalCountSql(sql, deps),
-      [...sql.countParams, cached ? cached.version.toString() : '-1'],
-    );
+    return {
+      key,
+      cachedVersion: cached ? cached.version.toString() : '-1',
+      cachedTotal: cached?.total ?? 0,
+    };
+  }
+
+  /** The exact total from the statement's columns (none NULL-ed by `unless`), cached. */
+  settle(prepared: PreparedCount, row: CountColumns): number {
     const version = BigInt(row.version);
     const total =
-      row.total !== null ? Number(row.total) : (cached?.total ?? 0) + Number(row.added ?? 0);
+      row.total !== null ? Number(row.total) : prepared.cachedTotal + Number(row.added ?? 0);
     // Another request may have stored a newer entry meanwhile; both are exact, keep the newer.
-    const latest = this.cache.get(key);
-    if (!latest || latest.version <= version) this.cache.set(key, { total, version });
+    const latest = this.cache.get(prepared.key);
+    if (!latest || latest.version <= version) this.cache.set(prepared.key, { total, version });
     return total;
   }
 }

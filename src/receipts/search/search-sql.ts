@@ -29,10 +29,10 @@ export interface CompiledSearch {
   /** Bind values for countSql: tenant id ($1), then the filter values. */
   readonly countParams: unknown[];
   /**
-   * countSql restricted to receipts inserted after a tenant write version (`r.inserted_version >
-   * $n`, bound after countParams): what a cached count gained since (exact-counts.ts).
+   * countSql restricted to receipts inserted after a tenant write version bound as
+   * `versionParam` (e.g. `$5`): what a cached count gained since (exact-counts.ts).
    */
-  readonly countInsertedAfterSql: string;
+  countInsertedAfter(versionParam: string): string;
 }
 
 /** Collects bind values and hands out their `$n` placeholders. */
@@ -216,6 +216,6 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     idsParams: [...p.values],
     countSql,
     countParams,
-    countInsertedAfterSql: `${countSql} AND r.inserted_version > $${countParams.length + 1}`,
+    countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
   };
 }
