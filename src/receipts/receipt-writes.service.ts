@@ -8,11 +8,17 @@ import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
-import { ReceiptView } from './dto/receipt.view';
+import { ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
+import {
+  INSERT_RECEIPT_SQL,
+  LOCK_SPLIT_AND_DEMAND_SQL,
+  UPDATE_SPLIT_AND_DEMAND_SQL,
+} from './receipt-writes.sql';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
 import { applyPayment, Payable, pendingAmount } from './payment-status';
 import { ReceiptsService } from './receipts.service';
 
+/** A split and its demand, locked (LOCK_SPLIT_AND_DEMAND_SQL). */
 interface LockedSplit {
   id: string;
   demand_id: string;
@@ -20,14 +26,10 @@ interface LockedSplit {
   amount: string;
   paid_amount: string;
   status: DemandStatus;
-}
-
-interface LockedDemand {
-  id: string;
-  booking_id: string;
-  total_amount: string;
-  received_amount: string;
-  status: DemandStatus;
+  d_booking_id: string;
+  d_total_amount: string;
+  d_received_amount: string;
+  d_status: DemandStatus;
 }
 
 interface ReceiptRef {
@@ -43,10 +45,11 @@ interface ReceiptRef {
  * or (cancelling) the receipt, then last the tenant's search version row - so concurrent writers
  * queue instead of deadlocking, and a split is never overpaid: the pending amount is read under
  * the split's row lock. The number is allocated as late as possible, because its counter row is
- * the hottest lock of the tenant; a failed receipt rolls back and consumes no number. The search
- * version is bumped before the receipt row is written so the row carries it (`inserted_version`):
- * held until commit, that lock makes commit order equal version order, which incremental exact
- * counts rely on (search/exact-counts.ts).
+ * the hottest lock of the tenant, and after it only two statements run before commit (claim the
+ * number; bump the version, insert and read back the receipt); a failed receipt rolls back and
+ * consumes no number. The search version is bumped before the receipt row is written so the row
+ * carries it (`inserted_version`): held until commit, that lock makes commit order equal version
+ * order, which incremental exact counts rely on (search/exact-counts.ts).
  */
 @Injectable()
 export class ReceiptWritesService {
@@ -66,15 +69,14 @@ export class ReceiptWritesService {
       );
     }
     const date = parseLocalDate(body.receivedDate);
-    const split = await this.lockSplit(tenant, body.demandSplit);
+    const split = await this.lockSplitAndDemand(tenant, body.demandSplit);
     if (!split) {
       throw AppError.notFound(
         'DEMAND_SPLIT_NOT_FOUND',
         `Demand split ${body.demandSplit} was not found.`,
       );
     }
-    const demand = await this.lockDemand(tenant, split.demand_id);
-    if (split.status === 'CANCELLED' || demand.status === 'CANCELLED') {
+    if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') {
       throw AppError.conflict(
         'DEMAND_SPLIT_CANCELLED',
         `Demand split ${split.id} ${split.status === 'CANCELLED' ? 'is' : 'belongs to a demand that is'} cancelled; it takes no receipts.`,
@@ -90,40 +92,26 @@ export class ReceiptWritesService {
         [{ field: 'amount', message }],
       );
     }
-
-    const splitUpdate = applyPayment(splitPayable, amount);
-    const demandUpdate = applyPayment(payableOfDemand(demand), amount);
-    await this.updateSplit(tenant, split.id, splitUpdate);
-    await this.updateDemand(tenant, demand.id, demandUpdate);
+    const demandStatusChanged = await this.applyToSplitAndDemand(tenant, split, amount);
 
     // Last: the counter row and then the version row stay locked until commit.
     const receiptNumber = await this.numbering.allocate(tenant, 'receipt', { date });
-    const version = await this.receipts.markChanged(tenant, {
-      receiptStatus: false,
-      demandStatus: splitUpdate.status !== split.status || demandUpdate.status !== demand.status,
-    });
-    const [{ id }] = await this.txHost.tx.query<{ id: string }[]>(
-      `INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type,
-                             receipt_number, amount, payment_mode, transaction_ref, received_date,
-                             status, created_by, inserted_version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, 'ACTIVE', $11, $12)
-       RETURNING id`,
-      [
-        tenant.tenantId,
-        split.id,
-        demand.id,
-        demand.booking_id,
-        split.payer_type,
-        receiptNumber,
-        amount.toFixed(2),
-        body.paymentMode,
-        body.transactionRef,
-        body.receivedDate,
-        tenant.actor,
-        version,
-      ],
-    );
-    return this.load(tenant, id);
+    const [row] = await this.txHost.tx.query<ReceiptRow[]>(INSERT_RECEIPT_SQL, [
+      tenant.tenantId,
+      false,
+      demandStatusChanged,
+      split.id,
+      split.demand_id,
+      split.d_booking_id,
+      split.payer_type,
+      receiptNumber,
+      amount.toFixed(2),
+      body.paymentMode,
+      body.transactionRef,
+      body.receivedDate,
+      tenant.actor,
+    ]);
+    return toReceiptView(row, tenant);
   }
 
   async cancel(
@@ -139,8 +127,7 @@ export class ReceiptWritesService {
     if (!found) throw receiptNotFound(id);
 
     // Same lock order as recording: split, demand, then the receipt itself.
-    const split = (await this.lockSplit(tenant, found.demand_split_id)) as LockedSplit;
-    const demand = await this.lockDemand(tenant, split.demand_id);
+    const split = (await this.lockSplitAndDemand(tenant, found.demand_split_id)) as LockedSplit;
     const [receipt] = await em.query<ReceiptRef[]>(
       `SELECT id, demand_split_id, amount::text AS amount, status FROM receipts
         WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
@@ -151,13 +138,10 @@ export class ReceiptWritesService {
     }
 
     const amount = new Decimal(receipt.amount).negated();
-    const splitUpdate = applyPayment(payableOfSplit(split), amount);
-    const demandUpdate = applyPayment(payableOfDemand(demand), amount);
-    await this.updateSplit(tenant, split.id, splitUpdate);
-    await this.updateDemand(tenant, demand.id, demandUpdate);
+    const demandStatusChanged = await this.applyToSplitAndDemand(tenant, split, amount);
     await this.receipts.markChanged(tenant, {
       receiptStatus: true,
-      demandStatus: splitUpdate.status !== split.status || demandUpdate.status !== demand.status,
+      demandStatus: demandStatusChanged,
     });
     await em.query(
       `UPDATE receipts
@@ -169,47 +153,38 @@ export class ReceiptWritesService {
     return this.load(tenant, id);
   }
 
-  private async lockSplit(tenant: TenantContext, id: string): Promise<LockedSplit | undefined> {
-    const [split] = await this.txHost.tx.query<LockedSplit[]>(
-      `SELECT id, demand_id, payer_type, amount::text AS amount, paid_amount::text AS paid_amount, status
-         FROM demand_splits WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
+  private async lockSplitAndDemand(
+    tenant: TenantContext,
+    splitId: string,
+  ): Promise<LockedSplit | undefined> {
+    const [split] = await this.txHost.tx.query<LockedSplit[]>(LOCK_SPLIT_AND_DEMAND_SQL, [
+      tenant.tenantId,
+      splitId,
+    ]);
     return split;
   }
 
-  private async lockDemand(tenant: TenantContext, id: string): Promise<LockedDemand> {
-    const [demand] = await this.txHost.tx.query<LockedDemand[]>(
-      `SELECT id, booking_id, total_amount::text AS total_amount,
-              received_amount::text AS received_amount, status
-         FROM demands WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
-    return demand;
-  }
-
-  private async updateSplit(
+  /**
+   * Adds `amount` (negative: takes it back) to what the split and its demand have been paid, in
+   * one statement; says whether either status changed (a filter on them must recount).
+   */
+  private async applyToSplitAndDemand(
     tenant: TenantContext,
-    id: string,
-    update: { paid: string; status: DemandStatus },
-  ) {
-    await this.txHost.tx.query(
-      `UPDATE demand_splits SET paid_amount = $3::numeric, status = $4, modified_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, update.paid, update.status],
-    );
-  }
-
-  private async updateDemand(
-    tenant: TenantContext,
-    id: string,
-    update: { paid: string; status: DemandStatus },
-  ) {
-    await this.txHost.tx.query(
-      `UPDATE demands SET received_amount = $3::numeric, status = $4, modified_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, update.paid, update.status],
-    );
+    split: LockedSplit,
+    amount: Decimal,
+  ): Promise<boolean> {
+    const splitUpdate = applyPayment(payableOfSplit(split), amount);
+    const demandUpdate = applyPayment(payableOfDemand(split), amount);
+    await this.txHost.tx.query(UPDATE_SPLIT_AND_DEMAND_SQL, [
+      tenant.tenantId,
+      split.id,
+      splitUpdate.paid,
+      splitUpdate.status,
+      split.demand_id,
+      demandUpdate.paid,
+      demandUpdate.status,
+    ]);
+    return splitUpdate.status !== split.status || demandUpdate.status !== split.d_status;
   }
 
   private async load(tenant: TenantContext, id: string): Promise<ReceiptView> {
@@ -227,8 +202,8 @@ const payableOfSplit = (s: LockedSplit): Payable => ({
   paid: s.paid_amount,
   status: s.status,
 });
-const payableOfDemand = (d: LockedDemand): Payable => ({
-  total: d.total_amount,
-  paid: d.received_amount,
-  status: d.status,
+const payableOfDemand = (s: LockedSplit): Payable => ({
+  total: s.d_total_amount,
+  paid: s.d_received_amount,
+  status: s.d_status,
 });

@@ -1,0 +1,51 @@
+/**
+ * The SQL of recording and cancelling receipts, shared by ReceiptWritesService and the
+ * benchmark's bare floor (bench/floor-server.ts), so both run the same statements by
+ * construction. Statements are combined where one round trip can do the work of several: every
+ * round trip inside a write is time the tenant's number counter row stays locked.
+ */
+import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './dto/receipt.view';
+import { RECEIPT_WRITE_VERSION_SQL } from './search/exact-counts';
+
+/**
+ * Locks a split and then its demand (the first two places of the lock order: FOR UPDATE locks
+ * the rows of one result row in the order of the OF list). Params: tenant, split id.
+ */
+export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.amount::text AS amount,
+       s.paid_amount::text AS paid_amount, s.status,
+       d.booking_id AS d_booking_id, d.total_amount::text AS d_total_amount,
+       d.received_amount::text AS d_received_amount, d.status AS d_status
+  FROM demand_splits s
+  JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
+ WHERE s.tenant_id = $1 AND s.id = $2
+   FOR UPDATE OF s, d`;
+
+/**
+ * Sets what a split and its demand have been paid (both already locked). Params: tenant, split
+ * id, split paid, split status, demand id, demand received, demand status.
+ */
+export const UPDATE_SPLIT_AND_DEMAND_SQL = `WITH split AS (
+       UPDATE demand_splits SET paid_amount = $3::numeric, status = $4, modified_at = now()
+        WHERE tenant_id = $1 AND id = $2 RETURNING 1),
+     demand AS (
+       UPDATE demands SET received_amount = $6::numeric, status = $7, modified_at = now()
+        WHERE tenant_id = $1 AND id = $5 RETURNING 1)
+SELECT (SELECT count(*) FROM split)::int + (SELECT count(*) FROM demand)::int AS updated`;
+
+/**
+ * Bumps the tenant's search version (RECEIPT_WRITE_VERSION_SQL: last in the lock order, held
+ * until commit), inserts the receipt stamped with it, and returns the receipt as a ReceiptRow
+ * (joined to its split and demand as this transaction left them). Params: tenant, receipt
+ * status changed, demand status changed, split, demand, booking, payer type, number, amount,
+ * payment mode, transaction ref, received date, actor.
+ */
+export const INSERT_RECEIPT_SQL = `WITH version AS (${RECEIPT_WRITE_VERSION_SQL}),
+     r AS (
+       INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type,
+                             receipt_number, amount, payment_mode, transaction_ref, received_date,
+                             status, created_by, inserted_version)
+       SELECT $1::uuid, $4::uuid, $5::uuid, $6::uuid, $7::text, $8::text, $9::numeric, $10::text,
+              $11::text, $12::date, 'ACTIVE', $13::text, version.version::bigint
+         FROM version
+       RETURNING *)
+SELECT ${RECEIPT_ROW_COLUMNS} FROM r ${RECEIPT_ROW_JOINS}`;
