@@ -23,6 +23,7 @@ import {
   RenderContext,
 } from './number-pattern';
 import { LocalDate, localDateInZone } from '@/common/dates/local-date';
+import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from './numbering.sql';
 
 /** How many already-taken numbers the allocator steps over before giving up. */
 const MAX_COLLISIONS = 1000;
@@ -34,7 +35,7 @@ export interface NumberRequest {
   parent?: string;
 }
 
-interface ResolvedScheme {
+export interface ResolvedScheme {
   numbering: DocumentNumbering;
   separator: string;
   parsed: ParsedPattern;
@@ -98,21 +99,14 @@ export class NumberingService {
     const key = counterKey(scheme.parsed, ctx);
     const em = this.txHost.tx;
     for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++) {
-      // next_value is the next number to issue; Starting only ever moves a counter forward.
-      const rows = await em.query<{ value: string }[]>(
-        `INSERT INTO number_counters (tenant_id, document_type, counter_key, next_value)
-         VALUES ($1, $2, $3, $4::bigint + 1)
-         ON CONFLICT (tenant_id, document_type, counter_key) DO UPDATE
-           SET next_value = GREATEST(number_counters.next_value, $4::bigint) + 1, updated_at = now()
-         RETURNING (next_value - 1)::text AS value`,
-        [tenant.tenantId, type, key, String(scheme.numbering.starting)],
-      );
+      const rows = await em.query<{ value: string }[]>(NEXT_COUNTER_VALUE_SQL, [
+        tenant.tenantId,
+        type,
+        key,
+        String(scheme.numbering.starting),
+      ]);
       const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
-      const issued = await em.query<unknown[]>(
-        `INSERT INTO issued_numbers (tenant_id, document_type, number) VALUES ($1, $2, $3)
-         ON CONFLICT DO NOTHING RETURNING number`,
-        [tenant.tenantId, type, number],
-      );
+      const issued = await em.query<unknown[]>(CLAIM_NUMBER_SQL, [tenant.tenantId, type, number]);
       // Taken already (by an older pattern that renders the same text): step over it.
       if (issued.length === 1) return number;
     }
@@ -150,19 +144,7 @@ export class NumberingService {
     scheme: ResolvedScheme,
     request: NumberRequest,
   ): RenderContext {
-    if (request.parent === undefined && patternUsesParent(scheme.parsed)) {
-      throw AppError.unprocessable(
-        'NUMBERING_PARENT_REQUIRED',
-        `The ${scheme.parsed.documentType} pattern "${scheme.parsed.source}" uses {PARENT}: such numbers are issued with their parent document, not on their own.`,
-      );
-    }
-    return {
-      prefix: scheme.numbering.prefix,
-      separator: scheme.separator,
-      date: request.date ?? localDateInZone(new Date(), tenant.timezone),
-      fyStartMonth: tenant.fyStartMonth,
-      parent: request.parent,
-    };
+    return numberRenderContext(tenant, scheme, request);
   }
 
   private async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
@@ -170,14 +152,8 @@ export class NumberingService {
     return this.schemeFrom(config, type);
   }
 
-  /** Inactive or missing configuration falls back to the built-in default scheme. */
   private schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {
-    const useDefault = !settings || !settings.active;
-    const numbering = useDefault
-      ? DEFAULT_NUMBERING.documents[type]
-      : documentNumbering(settings, type);
-    const separator = useDefault ? DEFAULT_NUMBERING.separator : settings.separator;
-    return { numbering: { ...numbering }, separator, parsed: this.parse(numbering.pattern, type) };
+    return resolveScheme(settings, type, (pattern) => this.parse(pattern, type));
   }
 
   private parse(pattern: string, type: DocumentType): ParsedPattern {
@@ -189,4 +165,38 @@ export class NumberingService {
     }
     return parsed;
   }
+}
+
+/** Inactive or missing configuration falls back to the built-in default scheme. */
+export function resolveScheme(
+  settings: NumberingSettings | null,
+  type: DocumentType,
+  parse: (pattern: string) => ParsedPattern = (pattern) => parsePattern(pattern, type),
+): ResolvedScheme {
+  const useDefault = !settings || !settings.active;
+  const numbering = useDefault
+    ? DEFAULT_NUMBERING.documents[type]
+    : documentNumbering(settings, type);
+  const separator = useDefault ? DEFAULT_NUMBERING.separator : settings.separator;
+  return { numbering: { ...numbering }, separator, parsed: parse(numbering.pattern) };
+}
+
+export function numberRenderContext(
+  tenant: TenantContext,
+  scheme: ResolvedScheme,
+  request: NumberRequest,
+): RenderContext {
+  if (request.parent === undefined && patternUsesParent(scheme.parsed)) {
+    throw AppError.unprocessable(
+      'NUMBERING_PARENT_REQUIRED',
+      `The ${scheme.parsed.documentType} pattern "${scheme.parsed.source}" uses {PARENT}: such numbers are issued with their parent document, not on their own.`,
+    );
+  }
+  return {
+    prefix: scheme.numbering.prefix,
+    separator: scheme.separator,
+    date: request.date ?? localDateInZone(new Date(), tenant.timezone),
+    fyStartMonth: tenant.fyStartMonth,
+    parent: request.parent,
+  };
 }

@@ -9,6 +9,13 @@ import { decimalFromJson } from '@/common/validation/field-validators';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import { ReceiptView } from './dto/receipt.view';
+import {
+  INSERT_RECEIPT_SQL,
+  LOCK_DEMAND_SQL,
+  LOCK_SPLIT_SQL,
+  UPDATE_DEMAND_SQL,
+  UPDATE_SPLIT_SQL,
+} from './receipt-writes.sql';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
 import { applyPayment, Payable, pendingAmount } from './payment-status';
 import { ReceiptsService } from './receipts.service';
@@ -93,26 +100,19 @@ export class ReceiptWritesService {
 
     // Last: the counter row stays locked until commit.
     const receiptNumber = await this.numbering.allocate(tenant, 'receipt', { date });
-    const [{ id }] = await this.txHost.tx.query<{ id: string }[]>(
-      `INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type,
-                             receipt_number, amount, payment_mode, transaction_ref, received_date,
-                             status, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, 'ACTIVE', $11)
-       RETURNING id`,
-      [
-        tenant.tenantId,
-        split.id,
-        demand.id,
-        demand.booking_id,
-        split.payer_type,
-        receiptNumber,
-        amount.toFixed(2),
-        body.paymentMode,
-        body.transactionRef,
-        body.receivedDate,
-        tenant.actor,
-      ],
-    );
+    const [{ id }] = await this.txHost.tx.query<{ id: string }[]>(INSERT_RECEIPT_SQL, [
+      tenant.tenantId,
+      split.id,
+      demand.id,
+      demand.booking_id,
+      split.payer_type,
+      receiptNumber,
+      amount.toFixed(2),
+      body.paymentMode,
+      body.transactionRef,
+      body.receivedDate,
+      tenant.actor,
+    ]);
     await this.receipts.markChanged(tenant);
     return this.load(tenant, id);
   }
@@ -156,21 +156,18 @@ export class ReceiptWritesService {
   }
 
   private async lockSplit(tenant: TenantContext, id: string): Promise<LockedSplit | undefined> {
-    const [split] = await this.txHost.tx.query<LockedSplit[]>(
-      `SELECT id, demand_id, payer_type, amount::text AS amount, paid_amount::text AS paid_amount, status
-         FROM demand_splits WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
+    const [split] = await this.txHost.tx.query<LockedSplit[]>(LOCK_SPLIT_SQL, [
+      tenant.tenantId,
+      id,
+    ]);
     return split;
   }
 
   private async lockDemand(tenant: TenantContext, id: string): Promise<LockedDemand> {
-    const [demand] = await this.txHost.tx.query<LockedDemand[]>(
-      `SELECT id, booking_id, total_amount::text AS total_amount,
-              received_amount::text AS received_amount, status
-         FROM demands WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
+    const [demand] = await this.txHost.tx.query<LockedDemand[]>(LOCK_DEMAND_SQL, [
+      tenant.tenantId,
+      id,
+    ]);
     return demand;
   }
 
@@ -179,11 +176,7 @@ export class ReceiptWritesService {
     id: string,
     update: { paid: string; status: DemandStatus },
   ) {
-    await this.txHost.tx.query(
-      `UPDATE demand_splits SET paid_amount = $3::numeric, status = $4, modified_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, update.paid, update.status],
-    );
+    await this.txHost.tx.query(UPDATE_SPLIT_SQL, [tenant.tenantId, id, update.paid, update.status]);
   }
 
   private async updateDemand(
@@ -191,11 +184,12 @@ export class ReceiptWritesService {
     id: string,
     update: { paid: string; status: DemandStatus },
   ) {
-    await this.txHost.tx.query(
-      `UPDATE demands SET received_amount = $3::numeric, status = $4, modified_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, update.paid, update.status],
-    );
+    await this.txHost.tx.query(UPDATE_DEMAND_SQL, [
+      tenant.tenantId,
+      id,
+      update.paid,
+      update.status,
+    ]);
   }
 
   private async load(tenant: TenantContext, id: string): Promise<ReceiptView> {

@@ -13,6 +13,12 @@ import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import { AppError } from '@/common/errors/app-error';
+import {
+  IDEMPOTENCY_FIND_SQL,
+  IDEMPOTENCY_LOCK_SQL,
+  IDEMPOTENCY_STORE_SQL,
+  idempotencyLockKey,
+} from './idempotency.sql';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1..200 printable ASCII characters (space included, control characters not). */
@@ -85,14 +91,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     next: CallHandler,
   ): Promise<unknown> {
     const em = this.txHost.tx;
-    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `idempotency\n${tenantId}\n${key}`,
-    ]);
-    const [stored] = await em.query<StoredResponse[]>(
-      `SELECT request_hash, response_status, response_body #>> '{}' AS response_body
-         FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`,
-      [tenantId, key],
-    );
+    await em.query(IDEMPOTENCY_LOCK_SQL, [idempotencyLockKey(tenantId, key)]);
+    const [stored] = await em.query<StoredResponse[]>(IDEMPOTENCY_FIND_SQL, [tenantId, key]);
     if (stored) {
       if (stored.request_hash !== hash) {
         throw AppError.unprocessable(
@@ -105,11 +105,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return JSON.parse(stored.response_body) as unknown;
     }
     const body: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
-    await em.query(
-      `INSERT INTO idempotency_keys (tenant_id, key, request_hash, response_status, response_body)
-       VALUES ($1, $2, $3, $4, to_jsonb($5::text))`,
-      [tenantId, key, hash, res.statusCode, JSON.stringify(body ?? null)],
-    );
+    await em.query(IDEMPOTENCY_STORE_SQL, [
+      tenantId,
+      key,
+      hash,
+      res.statusCode,
+      JSON.stringify(body ?? null),
+    ]);
     return body;
   }
 }
