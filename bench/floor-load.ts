@@ -1,6 +1,6 @@
 /**
  * Load generator for bench/floor.bench.ts, run as a CHILD process so its CPU is not counted as
- * the server's (the service and the floor run in the parent). Options: one JSON argument.
+ * the server's. Options: one IPC message (too large for argv with many tenants' splits).
  * - `cold: false`: autocannon (POST `body` to `url`) for `duration` s with `connections`;
  * - `cold: true`: `connections` loops that each bump the tenant's receipt write version (as any
  *   receipt write does: the next count cannot come from the count cache) and then POST, timing
@@ -128,16 +128,19 @@ async function cold(o: LoadOptions): Promise<LoadResult> {
   };
 }
 
-async function main(): Promise<void> {
-  if (require.main !== module) return;
-  const o = JSON.parse(process.argv[2]) as LoadOptions;
+async function run(o: LoadOptions): Promise<void> {
   const result = await (o.cold ? cold(o) : cached(o));
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.disconnect?.();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+if (require.main === module) {
+  process.once('message', (o: LoadOptions) => {
+    run(o).catch((error: unknown) => {
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    });
+  });
+}

@@ -120,9 +120,10 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 function childLoad(options: Record<string, unknown>): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'floor-load.js'), [JSON.stringify(options)], {
+    const child = fork(join(__dirname, 'floor-load.js'), [], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
+    child.send(options);
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
@@ -520,7 +521,7 @@ async function main(): Promise<void> {
           const res = await fetch(`${urls.service}/receipts/${floorReceipt.id}`, {
             headers: benchHeaders(created[sc.tenant].key),
           });
-          const readBack = (await res.json());
+          const readBack = await res.json();
           const diff =
             firstDifference(readBack, bodies.floor) ??
             firstDifference(shape(bodies.service), shape(bodies.floor));
@@ -574,6 +575,9 @@ async function main(): Promise<void> {
             }),
           );
         }
+        process.stdout.write(
+          `  ${sc.id}, ${sc.clients} client(s): service ${entry.service.at(-1)!.rps.toFixed(1)}, floor ${entry.floor.at(-1)!.rps.toFixed(1)} req/s\n`,
+        );
       }
     }
     const peakRssMb: Record<Target, number> = {
