@@ -15,7 +15,17 @@ import { Tenant } from '@/tenants/tenant.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { ClsService } from 'nestjs-cls';
 
-const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
+export const BENCH_JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
+const SECRET = BENCH_JWT_SECRET;
+
+/** Request headers for `tenantKey` with a token carrying every scope (subject `bench`). */
+export function benchHeaders(tenantKey: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${sign({ sub: 'bench', tenant: tenantKey, scope: SCOPES.join(' ') }, SECRET, { expiresIn: '2h' })}`,
+    'x-tenant-id': tenantKey,
+    'content-type': 'application/json',
+  };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,11 +50,23 @@ export interface BenchEnvironment {
   stop(): Promise<void>;
 }
 
+export interface BenchDatabase {
+  /** Superuser URL of the bench database. */
+  ownerUrl: string;
+  /** The application login (finance_app: no superuser, no BYPASSRLS). */
+  appUrl: string;
+  /** Superuser URL of the `postgres` database. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
 /**
  * A scratch PostgreSQL (embedded, fsync on: durable commits as in production) in a temp dir,
- * migrated, and the real application listening on a free loopback port.
+ * migrated. `onLog` receives the server's log output (stderr), e.g. for a statement log.
  */
-export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+export async function startBenchDatabase(
+  options: { onLog?: (text: string) => void } = {},
+): Promise<BenchDatabase> {
   const root = mkdtempSync(join(tmpdir(), 'finance-bench-'));
   chmodSync(root, 0o755);
   const port = await freePort();
@@ -65,7 +87,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       '-c',
       'shared_buffers=512MB',
     ],
-    onLog: () => undefined,
+    onLog: options.onLog ?? (() => undefined),
   });
   await pg.initialise();
   await pg.start();
@@ -79,7 +101,21 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${port}/finance_bench`;
   const appUrl = `postgres://finance_app:finance_app@127.0.0.1:${port}/finance_bench`;
   await runMigrations(ownerUrl);
+  return {
+    ownerUrl,
+    appUrl,
+    adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await pg.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
 
+/** A scratch database (startBenchDatabase) and the real application on a free loopback port. */
+export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+  const db = await startBenchDatabase();
+  const { ownerUrl, appUrl } = db;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: appUrl,
@@ -100,18 +136,13 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     baseUrl: `http://127.0.0.1:${httpPort}`,
     app,
     owner,
-    headers: (tenantKey) => ({
-      authorization: `Bearer ${sign({ sub: 'bench', tenant: tenantKey, scope: SCOPES.join(' ') }, SECRET, { expiresIn: '2h' })}`,
-      'x-tenant-id': tenantKey,
-      'content-type': 'application/json',
-    }),
+    headers: benchHeaders,
     createTenant: (key, name = 'Bench Realty') =>
       app.get(ClsService).run(() => app.get(TenantProvisioningService).create({ key, name })),
     stop: async () => {
       await owner.end();
       await app.close();
-      await pg.stop();
-      rmSync(root, { recursive: true, force: true });
+      await db.stop();
     },
   };
 }

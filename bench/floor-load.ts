@@ -1,14 +1,33 @@
 /**
  * Load generator for bench/floor.bench.ts, run as a CHILD process so its CPU is not counted as
- * the server's (the service and the floor run in the parent). Options: one JSON argument.
+ * the server's. Options: one IPC message (too large for argv with many tenants' splits).
  * - `cold: false`: autocannon (POST `body` to `url`) for `duration` s with `connections`;
  * - `cold: true`: `connections` loops that each bump the tenant's receipt write version (as any
  *   receipt write does: the next count cannot come from the count cache) and then POST, timing
- *   the POST only.
- * Prints one JSON line: { rps, p50, p99, requests, non2xx }.
+ *   the POST only;
+ * - `writes`: autocannon POSTing a new receipt per request (`url` is the base URL) with a fresh
+ *   Idempotency-Key, round-robin over the tenants given, each to a random split of its tenant.
+ * Prints one JSON line: { rps, p50, p99, requests, non2xx } (rps counts 2xx responses only).
  */
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+
+export interface WriteTarget {
+  headers: Record<string, string>;
+  splits: string[];
+}
+
+/** One POST /receipts body: small enough that a split never runs out of pending amount. */
+export function receiptBody(split: string, n: number): string {
+  return JSON.stringify({
+    demandSplit: split,
+    amount: 100,
+    paymentMode: 'NEFT',
+    transactionRef: `BENCH${n}`,
+    receivedDate: '2025-11-20',
+  });
+}
 
 interface LoadOptions {
   url: string;
@@ -19,6 +38,7 @@ interface LoadOptions {
   cold: boolean;
   ownerUrl: string;
   tenantId: string;
+  writes?: WriteTarget[];
 }
 
 interface LoadResult {
@@ -39,12 +59,13 @@ function cached(o: LoadOptions): Promise<LoadResult> {
         body: o.body,
         connections: o.connections,
         duration: o.duration,
+        ...(o.writes ? { requests: [writeRequest(o.writes)] } : {}),
       },
       (error: Error | null, r) =>
         error
           ? reject(error)
           : resolve({
-              rps: r.requests.total / o.duration,
+              rps: (o.writes ? r['2xx'] : r.requests.total) / o.duration,
               p50: r.latency.p50,
               p99: r.latency.p99,
               requests: r.requests.total,
@@ -52,6 +73,23 @@ function cached(o: LoadOptions): Promise<LoadResult> {
             }),
     );
   });
+}
+
+function writeRequest(targets: WriteTarget[]): autocannon.Request {
+  let n = 0;
+  return {
+    method: 'POST',
+    path: '/receipts',
+    setupRequest: (req) => {
+      const t = targets[n % targets.length];
+      n++;
+      return {
+        ...req,
+        headers: { ...t.headers, 'idempotency-key': randomUUID() },
+        body: receiptBody(t.splits[Math.floor(Math.random() * t.splits.length)], n),
+      };
+    },
+  };
 }
 
 async function cold(o: LoadOptions): Promise<LoadResult> {
@@ -90,15 +128,19 @@ async function cold(o: LoadOptions): Promise<LoadResult> {
   };
 }
 
-async function main(): Promise<void> {
-  const o = JSON.parse(process.argv[2]) as LoadOptions;
+async function run(o: LoadOptions): Promise<void> {
   const result = await (o.cold ? cold(o) : cached(o));
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.disconnect?.();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+if (require.main === module) {
+  process.once('message', (o: LoadOptions) => {
+    run(o).catch((error: unknown) => {
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    });
+  });
+}

@@ -1,36 +1,109 @@
 /**
- * The bare floor: `node:http` + `pg`, no framework, running the service's search SQL (built by
- * the service's own compileSearch / RECEIPT_ROW_SELECT) as the application login, in one
- * transaction per request with `app.tenant_id`, lock_timeout and statement_timeout set as the
- * TenantTransactionInterceptor sets them, and building the body with the service's own pure
- * toReceiptView. It skips what a framework adds around the SQL: JWT verification, the request
- * log, rate limiting, validation of unknown parameters, problem+json on errors (a bare 500).
+ * The bare floor: `node:http` + `pg`, no framework, running the service's SQL as the application
+ * login, in one transaction per request with `app.tenant_id`, lock_timeout and statement_timeout
+ * set as TenantTransactionInterceptor sets them, and building bodies with the service's own pure
+ * mappers. SQL comes from the service's own builders and constants (compileSearch,
+ * RECEIPT_ROW_SELECT, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
+ * service makes through TypeORM's `findOneBy` (tenant by key, tenant configuration) are rendered
+ * once at start by TypeORM's query builder with the same find options, so their text is TypeORM's.
+ * Like the service it keeps a tenant for TENANT_CACHE_TTL_MS and checks `active` in the first
+ * statement of each transaction (TENANT_SETUP_SQL), and runs a search page as one statement
+ * through the service's own searchPage (search/search-page.ts).
+ * bench/floor.bench.ts checks all of it in the statement log. It skips what a framework adds
+ * around the SQL: JWT verification (the actor is `bench`, the bench token's subject), the request
+ * log, rate limiting, validation, problem+json on errors (a bare status).
+ *
+ * Run as a child process by floor.bench.ts (one JSON argument, FloorOptions; sends { url } over
+ * IPC once listening; exits when the parent disconnects).
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { parseLocalDate } from '@/common/dates/local-date';
+import { DemandStatus, PaymentMode } from '@/common/domain/enums';
+import {
+  IDEMPOTENCY_FIND_SQL,
+  IDEMPOTENCY_LOCK_SQL,
+  IDEMPOTENCY_STORE_SQL,
+  idempotencyLockKey,
+} from '@/common/idempotency/idempotency.sql';
+import { requestHash } from '@/common/idempotency/idempotency.interceptor';
 import { TenantContext } from '@/common/tenancy/tenant-context';
+import { decimalFromJson } from '@/common/validation/field-validators';
+import { dataSourceOptions } from '@/database/data-source-options';
+import { counterKey, renderNumber } from '@/numbering/number-pattern';
+import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
+import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import {
   RECEIPT_ROW_SELECT,
   ReceiptRow,
   ReceiptView,
-  toReceiptPage,
   toReceiptView,
 } from '@/receipts/dto/receipt.view';
-import { countDependencies, ExactCounts } from '@/receipts/search/exact-counts';
+import { applyPayment, pendingAmount } from '@/receipts/payment-status';
+import {
+  INSERT_RECEIPT_SQL,
+  LOCK_SPLIT_AND_DEMAND_SQL,
+  UPDATE_SPLIT_AND_DEMAND_SQL,
+} from '@/receipts/receipt-writes.sql';
+import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
+import { searchPage } from '@/receipts/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
-
-export interface FloorServer {
-  url: string;
-  close(): Promise<void>;
-}
+import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
+import { TENANT_CACHE_TTL_MS } from '@/tenants/tenants.service';
+import { NumberingSettings } from '@/tenant-config/numbering-fields';
+import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
+import { Tenant } from '@/tenants/tenant.entity';
 
 export interface FloorOptions {
   appUrl: string;
   poolSize: number;
   lockTimeoutMs: number;
   statementTimeoutMs: number;
+}
+
+/** A failure answered with a bare status (the floor has no problem+json). */
+class FloorError extends Error {
+  constructor(readonly status: number) {
+    super(String(status));
+  }
+}
+
+interface RecordBody {
+  demandSplit: string;
+  amount: number;
+  paymentMode: PaymentMode;
+  transactionRef: string;
+  receivedDate: string;
+}
+
+interface Lookup {
+  sql: string;
+  /** Column alias in the result -> entity property. */
+  columns: [alias: string, property: string][];
+}
+
+/** The SQL TypeORM writes for `findOneBy(where)` on `entity`, with the result's column aliases. */
+function findOneBySql(
+  ds: DataSource,
+  entity: typeof Tenant | typeof TenantConfiguration,
+  where: object,
+): Lookup {
+  const meta = ds.getMetadata(entity);
+  const [sql] = ds
+    .getRepository(entity)
+    .createQueryBuilder(meta.name)
+    .setFindOptions({ where, take: 1 })
+    .getQueryAndParameters();
+  return {
+    sql,
+    columns: meta.columns.map((c) => [`${meta.name}_${c.databaseName}`, c.propertyName]),
+  };
+}
+
+function mapRow(row: Record<string, unknown>, lookup: Lookup): Record<string, unknown> {
+  return Object.fromEntries(lookup.columns.map(([alias, prop]) => [prop, row[alias]]));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -51,75 +124,87 @@ function rawQuery(url: URL): RawSearchQuery {
   return out;
 }
 
-export async function startFloor(options: FloorOptions): Promise<FloorServer> {
-  const pool = new Pool({ connectionString: options.appUrl, max: options.poolSize });
-  // The same exact-count cache and SQL as ReceiptsService.
+function send(
+  res: ServerResponse,
+  status: number,
+  json: string,
+  extra: Record<string, string> = {},
+) {
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(json),
+      ...extra,
+    })
+    .end(json);
+}
+
+export async function startFloor(
+  options: FloorOptions,
+): Promise<{ url: string; close(): Promise<void> }> {
+  // The service's own connection settings (DateStyle, TimeZone), under another application_name.
+  const { extra } = dataSourceOptions(options.appUrl, options.poolSize) as {
+    extra: Record<string, unknown>;
+  };
+  const pool = new Pool({
+    connectionString: options.appUrl,
+    ...extra,
+    application_name: 'bench-floor',
+  });
+
+  const ds = new DataSource(
+    dataSourceOptions(options.appUrl, 1, 3000, [Tenant, TenantConfiguration]),
+  );
+  await ds.initialize();
+  const tenantLookup = findOneBySql(ds, Tenant, { key: 'k', active: true });
+  const configLookup = findOneBySql(ds, TenantConfiguration, { tenantId: 't' });
+  await ds.destroy();
+
+  // The same exact-count cache as ReceiptsService, and the same short-lived tenant cache.
   const counts = new ExactCounts();
+  const tenants = new Map<string, { tenant: TenantContext; until: number }>();
 
   const tenantOf = async (key: string): Promise<TenantContext | null> => {
-    const { rows } = await pool.query<{
-      id: string;
-      key: string;
-      currency: string;
-      locale: string;
-      timezone: string;
-      fy_start_month: number;
-    }>(
-      'SELECT id, key, currency, locale, timezone, fy_start_month FROM tenants WHERE key = $1 AND active = true LIMIT 1',
-      [key],
-    );
-    const t = rows[0];
-    return t
-      ? {
-          tenantId: t.id,
-          tenantKey: t.key,
-          currency: t.currency,
-          locale: t.locale,
-          timezone: t.timezone,
-          fyStartMonth: t.fy_start_month,
-          actor: 'bench',
-        }
-      : null;
+    const hit = tenants.get(key);
+    if (hit && hit.until > Date.now()) return hit.tenant;
+    const { rows } = await pool.query<Record<string, unknown>>(tenantLookup.sql, [key, true]);
+    if (!rows[0]) return null;
+    const t = mapRow(rows[0], tenantLookup) as unknown as Tenant;
+    const tenant: TenantContext = {
+      tenantId: t.id,
+      tenantKey: t.key,
+      currency: t.currency,
+      locale: t.locale,
+      timezone: t.timezone,
+      fyStartMonth: t.fyStartMonth,
+      actor: 'bench',
+    };
+    tenants.set(key, { tenant, until: Date.now() + TENANT_CACHE_TTL_MS });
+    return tenant;
   };
 
-  const search = async (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
-    const parsed = parseSearchRequest(query, body);
-    const sql = compileSearch(parsed, tenant.tenantId);
+  const queryFn =
+    (db: PoolClient): QueryFn =>
+    async <T>(text: string, params: unknown[]) =>
+      (await db.query(text, params)).rows as T[];
+
+  /** One tenant transaction, as TenantTransactionInterceptor runs it. */
+  const inTransaction = async <T>(tenant: TenantContext, work: (db: PoolClient) => Promise<T>) => {
     const db = await pool.connect();
     try {
-      await db.query('BEGIN');
-      await db.query(
-        `SELECT set_config('app.tenant_id', $1, true),
-                set_config('lock_timeout', $2, true),
-                set_config('statement_timeout', $3, true)`,
-        [tenant.tenantId, `${options.lockTimeoutMs}ms`, `${options.statementTimeoutMs}ms`],
-      );
-      const ids = (await db.query<{ id: string }>(sql.idsSql, sql.idsParams)).rows.map((r) => r.id);
-      const offset = parsed.page * parsed.size;
-      const pageIsShort = ids.length > 0 ? ids.length < parsed.size : parsed.page === 0;
-      const totalElements = pageIsShort
-        ? offset + ids.length
-        : await counts.count(
-            async <T>(text: string, params: unknown[]) =>
-              (await db.query(text, params)).rows as T[],
-            tenant.tenantId,
-            sql,
-            countDependencies(parsed),
-          );
-      let content: ReceiptView[] = [];
-      if (ids.length > 0) {
-        const { rows } = await db.query<ReceiptRow>(
-          `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
-          [tenant.tenantId, ids],
-        );
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        content = ids.flatMap((id) => {
-          const row = byId.get(id);
-          return row ? [toReceiptView(row, tenant)] : [];
-        });
+      await db.query('START TRANSACTION');
+      const setup = await db.query<TenantSetupRow>(TENANT_SETUP_SQL, [
+        tenant.tenantId,
+        `${options.lockTimeoutMs}ms`,
+        `${options.statementTimeoutMs}ms`,
+      ]);
+      if (!setup.rows[0]?.active) {
+        tenants.delete(tenant.tenantKey);
+        throw new FloorError(403);
       }
+      const result = await work(db);
       await db.query('COMMIT');
-      return toReceiptPage(content, parsed.page, parsed.size, totalElements);
+      return result;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -128,31 +213,167 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
     }
   };
 
+  const loadByIds = async (db: PoolClient, tenant: TenantContext, ids: string[]) => {
+    if (ids.length === 0) return [];
+    const { rows } = await db.query<ReceiptRow>(
+      `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
+      [tenant.tenantId, ids],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toReceiptView(row, tenant)] : [];
+    });
+  };
+
+  const search = (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
+    const parsed = parseSearchRequest(query, body);
+    return inTransaction(tenant, (db) => searchPage(queryFn(db), tenant, parsed, counts));
+  };
+
+  /** ReceiptWritesService.record + NumberingService.allocate, statement for statement. */
+  const record = async (db: PoolClient, tenant: TenantContext, body: RecordBody) => {
+    const amount = decimalFromJson(body.amount);
+    if (amount.lte(0)) throw new FloorError(422);
+    const date = parseLocalDate(body.receivedDate);
+    const { rows: splits } = await db.query<{
+      id: string;
+      demand_id: string;
+      payer_type: string;
+      amount: string;
+      paid_amount: string;
+      status: DemandStatus;
+      d_booking_id: string;
+      d_total_amount: string;
+      d_received_amount: string;
+      d_status: DemandStatus;
+    }>(LOCK_SPLIT_AND_DEMAND_SQL, [tenant.tenantId, body.demandSplit]);
+    const split = splits[0];
+    if (!split) throw new FloorError(404);
+    if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') throw new FloorError(409);
+    const splitPayable = { total: split.amount, paid: split.paid_amount, status: split.status };
+    if (amount.gt(pendingAmount(splitPayable))) throw new FloorError(422);
+    const s = applyPayment(splitPayable, amount);
+    const d = applyPayment(
+      { total: split.d_total_amount, paid: split.d_received_amount, status: split.d_status },
+      amount,
+    );
+    await db.query(UPDATE_SPLIT_AND_DEMAND_SQL, [
+      tenant.tenantId,
+      split.id,
+      s.paid,
+      s.status,
+      split.demand_id,
+      d.paid,
+      d.status,
+    ]);
+    const { rows: configs } = await db.query<Record<string, unknown>>(configLookup.sql, [
+      tenant.tenantId,
+    ]);
+    const settings = configs[0]
+      ? (mapRow(configs[0], configLookup) as unknown as NumberingSettings)
+      : null;
+    const scheme = resolveScheme(settings, 'receipt');
+    const ctx = numberRenderContext(tenant, scheme, { date });
+    const key = counterKey(scheme.parsed, ctx);
+    let receiptNumber: string | undefined;
+    while (receiptNumber === undefined) {
+      const { rows } = await db.query<{ value: string }>(NEXT_COUNTER_VALUE_SQL, [
+        tenant.tenantId,
+        'receipt',
+        key,
+        String(scheme.numbering.starting),
+      ]);
+      const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
+      const claimed = await db.query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
+      if (claimed.rows.length === 1) receiptNumber = number;
+    }
+    const { rows: inserted } = await db.query<ReceiptRow>(INSERT_RECEIPT_SQL, [
+      tenant.tenantId,
+      false,
+      s.status !== split.status || d.status !== split.d_status,
+      split.id,
+      split.demand_id,
+      split.d_booking_id,
+      split.payer_type,
+      receiptNumber,
+      amount.toFixed(2),
+      body.paymentMode,
+      body.transactionRef,
+      body.receivedDate,
+      tenant.actor,
+    ]);
+    return toReceiptView(inserted[0], tenant);
+  };
+
+  /** POST /receipts with the IdempotencyInterceptor's statements when a key is sent. */
+  const recordIdempotent = (
+    tenant: TenantContext,
+    key: string | undefined,
+    path: string,
+    body: RecordBody,
+  ) =>
+    inTransaction(
+      tenant,
+      async (db): Promise<{ status: number; json: string; replayed: boolean }> => {
+        if (key === undefined) {
+          return {
+            status: 201,
+            json: JSON.stringify(await record(db, tenant, body)),
+            replayed: false,
+          };
+        }
+        await db.query(IDEMPOTENCY_LOCK_SQL, [idempotencyLockKey(tenant.tenantId, key)]);
+        const hash = requestHash('POST', path, body);
+        const { rows } = await db.query<{
+          request_hash: string;
+          response_status: number;
+          response_body: string;
+        }>(IDEMPOTENCY_FIND_SQL, [tenant.tenantId, key]);
+        if (rows[0]) {
+          if (rows[0].request_hash !== hash) throw new FloorError(422);
+          return { status: rows[0].response_status, json: rows[0].response_body, replayed: true };
+        }
+        const view: ReceiptView = await record(db, tenant, body);
+        const json = JSON.stringify(view);
+        await db.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, key, hash, 201, json]);
+        return { status: 201, json, replayed: false };
+      },
+    );
+
   const server: Server = createServer((req, res) => {
     const handle = async () => {
       const url = new URL(req.url ?? '/', 'http://floor');
       const text = await readBody(req);
-      if (req.method !== 'POST' || url.pathname !== '/receipts/search') {
-        res.writeHead(404).end();
+      const route = `${req.method} ${url.pathname}`;
+      if (route !== 'POST /receipts/search' && route !== 'POST /receipts') {
+        throw new FloorError(404);
+      }
+      const tenantKey = req.headers['x-tenant-id'];
+      const tenant = typeof tenantKey === 'string' ? await tenantOf(tenantKey) : null;
+      if (!tenant) throw new FloorError(403);
+      const body: unknown = text === '' ? undefined : JSON.parse(text);
+      if (route === 'POST /receipts/search') {
+        send(res, 200, JSON.stringify(await search(tenant, rawQuery(url), body)));
         return;
       }
-      const key = req.headers['x-tenant-id'];
-      const tenant = typeof key === 'string' ? await tenantOf(key) : null;
-      if (!tenant) {
-        res.writeHead(403).end();
-        return;
-      }
-      const page = await search(tenant, rawQuery(url), text === '' ? undefined : JSON.parse(text));
-      const json = JSON.stringify(page);
-      res
-        .writeHead(200, {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(json),
-        })
-        .end(json);
+      const key = req.headers['idempotency-key'];
+      const result = await recordIdempotent(
+        tenant,
+        typeof key === 'string' ? key : undefined,
+        url.pathname,
+        body as RecordBody,
+      );
+      send(
+        res,
+        result.status,
+        result.json,
+        result.replayed ? { 'idempotent-replayed': 'true' } : {},
+      );
     };
     handle().catch((error: unknown) => {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+      const status = error instanceof FloorError ? error.status : 500;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(String(error));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -165,4 +386,20 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
       await pool.end();
     },
   };
+}
+
+if (require.main === module) {
+  startFloor(JSON.parse(process.argv[2]) as FloorOptions)
+    .then((floor) => {
+      process.on('disconnect', () => {
+        void floor.close().finally(() => process.exit(0));
+      });
+      process.send?.({ url: floor.url });
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    });
 }

@@ -1,35 +1,72 @@
 /**
- * The service against a bare floor (bench/floor-server.ts: node:http + pg, the service's own
- * search SQL builders and view mapper, no framework) on the same data in one run, in
- * interleaved rounds (service, floor, service, floor ...). Prints per scenario req/s, p50, p99
- * for both, the service/floor ratio (median of the per-round ratios) and each server's own CPU
- * milliseconds per request. Run: npm run bench:floor [-- --help]
+ * The service against a bare floor (bench/floor-server.ts: node:http + pg, the service's own SQL
+ * builders, constants and view mappers, no framework) on the same data in one run, in
+ * interleaved rounds (service, floor, service, floor ...). The service (bench/floor-service.ts),
+ * the floor and the load generator (bench/floor-load.ts) each run in their own child process, so
+ * CPU time and peak RSS are per server (/proc/<pid>/stat and /proc/<pid>/status).
+ *
+ * Before the rounds, per scenario: same body (parsed JSON deep-equal; for POST /receipts the
+ * floor's receipt as the service reads it back) and same SQL (the statement log of one service
+ * request and one floor request, compared statement by statement). A mismatch prints a diff and
+ * the run exits non-zero. Run: npm run bench:floor [-- --help]
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { AppConfig } from '@/common/config/app-config';
-import { runBench, startBenchEnvironment } from './bench-support';
-import { startFloor } from './floor-server';
+import { Client } from 'pg';
+import { createApp } from '@/app.factory';
+import { AppConfig, loadConfig } from '@/common/config/app-config';
+import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
+import { ClsService } from 'nestjs-cls';
+import {
+  BENCH_JWT_SECRET,
+  benchHeaders,
+  freePort,
+  runBench,
+  startBenchDatabase,
+} from './bench-support';
+import { receiptBody, WriteTarget } from './floor-load';
 import { bulkLoad, generateReceipts } from './receipt-data';
+
+const SCENARIO_IDS = [
+  'first-page',
+  'first-page-cold',
+  'mode-date',
+  'mode-date-cold',
+  'keyword',
+  'keyword-cold',
+  'small-tenant',
+  'offset',
+  'post',
+  'post-tenants',
+] as const;
 
 const HELP = `npm run bench:floor [-- options]
 
-  --receipts N     receipts in total                     (default 200000)
-  --tenants T      tenants they are spread over          (default 10)
-  --hot-share F    share of N on the first ("hot") tenant (default 0.4; the rest split evenly)
-  --rounds R       interleaved rounds, at least 3        (default 3)
-  --duration S     seconds per load run                  (default 5)
-  --connections L  comma-separated client counts for the count-cached scenarios (default 1,16)
-  --help           this text
+  --receipts N      receipts in total                     (default 200000)
+  --tenants T       tenants they are spread over          (default 20)
+  --hot-share F     share of N on the first ("hot") tenant (default 0.4; the rest split evenly)
+  --rounds R        interleaved rounds                    (default 3)
+  --duration S      seconds per load run                  (default 5)
+  --connections L   comma-separated client counts for first-page, mode-date, keyword (cached and
+                    cold) and post                        (default 1,16)
+  --scenarios LIST  comma-separated scenario ids to run   (default: all)
+                    ids: ${SCENARIO_IDS.join(', ')}
+  --log-level L     the service's LOG_LEVEL (request logs to /dev/null) (default info)
+  --json FILE       also write the results as JSON to FILE
+  --help            this text
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4.
-Scenarios run on the hot tenant. "count cold": before every request the load client moves the
-tenant's reset_version, so the exact count is a full recount (as for a filter never counted
-before; after a real write the service only adds the receipts inserted since).
-CPU ms/request: process.cpuUsage() of this process (which hosts both servers; only one is
-under load at a time) over each load run, divided by the requests completed. The load
-generator (autocannon, or the cold-count loop) runs in a child process and is not counted.
+Scenarios run on the hot tenant unless named otherwise. "count cold": before every request the
+load client moves the tenant's reset_version, so the exact count is a full recount (as for a
+filter never counted before; after a real write the service only adds the receipts inserted
+since: bench:mixed shows that working day). POST /receipts sends a fresh Idempotency-Key with every request (as real
+clients do), amount 100.00 to a random one of 500 splits of the tenant; its req/s counts 201s
+only (receipts/s). CPU ms/request: utime+stime of the server's own process over each load run
+divided by the requests completed; RSS: the server process's VmRSS sampled every 100 ms (max per
+scenario) and VmHWM (peak over the whole run).
 `;
 
 interface LoadResult {
@@ -42,19 +79,54 @@ interface LoadResult {
 
 interface Measured extends LoadResult {
   cpuMsPerRequest: number;
+  rssMaxMb: number;
 }
 
-function load(options: Record<string, unknown>): Promise<LoadResult> {
+type Target = 'service' | 'floor';
+
+interface Scenario {
+  id: string;
+  name: string;
+  clients: number;
+  kind: 'search' | 'post';
+  /** Index into the tenants (search), or how many tenants POSTs go round (post). */
+  tenant: number;
+  tenants: number;
+  path: string;
+  body: string;
+  cold: boolean;
+}
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat(5); the slice starts at field 3.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+function childLoad(options: Record<string, unknown>): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(__dirname, 'floor-load.js'), JSON.stringify(options)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = fork(join(__dirname, 'floor-load.js'), [], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    child.send(options);
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0
@@ -64,18 +136,48 @@ function load(options: Record<string, unknown>): Promise<LoadResult> {
   });
 }
 
-async function measure(options: Record<string, unknown>): Promise<Measured> {
-  const before = process.cpuUsage();
-  const result = await load(options);
-  const used = process.cpuUsage(before);
-  return {
-    ...result,
-    cpuMsPerRequest: (used.user + used.system) / 1000 / Math.max(1, result.requests),
-  };
+async function measure(pid: number, options: Record<string, unknown>): Promise<Measured> {
+  const before = cpuMs(pid);
+  let rssMaxMb = memoryMb(pid, 'VmRSS');
+  const sampler = setInterval(() => (rssMaxMb = Math.max(rssMaxMb, memoryMb(pid, 'VmRSS'))), 100);
+  try {
+    const result = await childLoad(options);
+    return {
+      ...result,
+      cpuMsPerRequest: (cpuMs(pid) - before) / Math.max(1, result.requests),
+      rssMaxMb,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Starts a child (service or floor) and waits for its first IPC message. */
+function startChild<T>(file: string, options: object): Promise<{ child: ChildProcess; ready: T }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, file), [JSON.stringify(options)], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', (m) => resolve({ child, ready: m as T }));
+    child.once('exit', (code) => reject(new Error(`${file} exited ${code} before it was ready`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.disconnect();
+  });
 }
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
@@ -96,20 +198,104 @@ function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
   return `${path}: service ${JSON.stringify(a)?.slice(0, 200)} vs floor ${JSON.stringify(b)?.slice(0, 200)}`;
 }
 
+/** Every key path of a JSON value (arrays by their first element), for shape comparison. */
+function shape(value: unknown, path = '$'): string[] {
+  if (Array.isArray(value)) return [path, ...(value.length ? shape(value[0], `${path}[]`) : [])];
+  if (value && typeof value === 'object') {
+    return [
+      path,
+      ...Object.keys(value)
+        .sort()
+        .flatMap((k) => shape((value as Record<string, unknown>)[k], `${path}.${k}`)),
+    ];
+  }
+  return [`${path}:${value === null ? 'null' : typeof value}`];
+}
+
+/**
+ * The server's statement log (log_statement = all, turned on only around the checks), split into
+ * entries by a marker prefix: `@@<application_name>|<user>@@ LOG:  statement: ...`.
+ */
+class StatementLog {
+  private buffer = '';
+  private entries: { app: string; user: string; text: string }[] = [];
+
+  onLog = (chunk: string): void => {
+    this.buffer += chunk.replace(/^\[STDERR\] /, '');
+    const parts = this.buffer.split(/(?=@@[^@\n]*\|[^@\n]*@@ )/);
+    this.buffer = parts.pop() ?? '';
+    for (const p of parts) this.add(p);
+  };
+
+  private add(raw: string): void {
+    const m = /^@@([^|]*)\|([^@]*)@@ (\w+):\s+([\s\S]*)$/.exec(raw.trimEnd());
+    if (!m || m[3] !== 'LOG') return;
+    const s = /^(?:statement|execute [^:]*): ([\s\S]*)$/.exec(m[4]);
+    if (s) this.entries.push({ app: m[1], user: m[2], text: s[1] });
+  }
+
+  /** Statements of `app` since the last take(). */
+  async take(app: string): Promise<string[]> {
+    await sleep(300); // the server writes its log asynchronously
+    if (this.buffer) this.add(this.buffer);
+    this.buffer = '';
+    const out = this.entries.filter((e) => e.app === app).map((e) => e.text);
+    this.entries = [];
+    return out;
+  }
+}
+
+/** A line-by-line diff (LCS) of two statement sequences; '' when equal. */
+function sequenceDiff(a: string[], b: string[]): string {
+  if (isDeepStrictEqual(a, b)) return '';
+  const n = a.length;
+  const m = b.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const out: string[] = [];
+  const one = (s: string) => s.replace(/\s+/g, ' ').slice(0, 300);
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      out.push(`    ${one(a[i])}`);
+      i++;
+      j++;
+    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out.push(`  + floor:   ${one(b[j++])}`);
+    } else {
+      out.push(`  - service: ${one(a[i++])}`);
+    }
+  }
+  const norm = (xs: string[]) => xs.map((x) => x.replace(/\s+/g, ' ').trim());
+  if (isDeepStrictEqual(norm(a), norm(b))) {
+    out.push('  (the statements differ in whitespace only; the log shows the bytes sent)');
+  }
+  return out.join('\n');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       receipts: { type: 'string', default: '200000' },
-      tenants: { type: 'string', default: '10' },
+      tenants: { type: 'string', default: '20' },
       'hot-share': { type: 'string', default: '0.4' },
       rounds: { type: 'string', default: '3' },
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '1,16' },
+      scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
+      'log-level': { type: 'string', default: 'info' },
+      json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
+  const help = HELP;
   if (values.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(help);
     return;
   }
   const receipts = Number(values.receipts);
@@ -118,134 +304,371 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const duration = Number(values.duration);
   const connections = values.connections.split(',').map(Number);
+  const wanted = values.scenarios.split(',').map((s) => s.trim());
+  const unknown = wanted.filter((s) => !(SCENARIO_IDS as readonly string[]).includes(s));
   if (
     ![receipts, tenants, hotShare, rounds, duration].every(Number.isFinite) ||
-    tenants < 1 ||
+    tenants < 2 ||
     hotShare <= 0 ||
-    hotShare > 1 ||
+    hotShare >= 1 ||
     rounds < 1 ||
-    connections.some((c) => !Number.isInteger(c) || c < 1)
+    connections.some((c) => !Number.isInteger(c) || c < 1) ||
+    unknown.length > 0
   ) {
-    throw new Error(`invalid options\n\n${HELP}`);
+    throw new Error(
+      `invalid options${unknown.length ? ` (unknown scenarios: ${unknown.join(', ')})` : ''}\n\n${help}`,
+    );
   }
-  const hot = tenants === 1 ? receipts : Math.round(receipts * hotShare);
-  const other = tenants === 1 ? 0 : Math.floor((receipts - hot) / (tenants - 1));
+  const hot = Math.round(receipts * hotShare);
+  const other = Math.floor((receipts - hot) / (tenants - 1));
 
-  const env = await startBenchEnvironment();
+  const log = new StatementLog();
+  const db = await startBenchDatabase({ onLog: log.onLog });
+  const owner = new Client({ connectionString: db.ownerUrl });
+  await owner.connect();
+  const children: ChildProcess[] = [];
   try {
+    // Tenants as the tenant CLI makes them, through an in-process app that is closed again.
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.appUrl,
+      JWT_SECRET: BENCH_JWT_SECRET,
+      LOG_LEVEL: 'silent',
+      HOUSEKEEPING_ENABLED: 'false',
+    });
+    const setup = await createApp(config, db.appUrl, { bufferLogs: false });
     const created: { id: string; key: string }[] = [];
     for (let i = 0; i < tenants; i++) {
-      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
+      created.push(
+        await setup
+          .get(ClsService)
+          .run(() =>
+            setup
+              .get(TenantProvisioningService)
+              .create({ key: `t${i}`, name: `Bench Realty ${i}` }),
+          ),
+      );
     }
+    const { dbLockTimeoutMs, dbStatementTimeoutMs } = setup.get(AppConfig);
+    await setup.close();
+
     const started = Date.now();
-    await bulkLoad(env.owner, async () => {
+    await bulkLoad(owner, async () => {
       for (const [i, t] of created.entries()) {
-        await generateReceipts(env.owner, t.id, i === 0 ? hot : other);
+        await generateReceipts(owner, t.id, i === 0 ? hot : other);
       }
     });
     process.stdout.write(
       `Generated ${hot + other * (tenants - 1)} receipts over ${tenants} tenants (hot tenant ${hot}, others ${other} each) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
     );
 
-    const config = env.app.get(AppConfig);
-    const floor = await startFloor({
-      appUrl: env.appUrl,
-      poolSize: 40, // as the service's DB_POOL_SIZE in bench-support
-      lockTimeoutMs: config.dbLockTimeoutMs,
-      statementTimeoutMs: config.dbStatementTimeoutMs,
+    const servicePort = await freePort();
+    const service = await startChild<{ ready: boolean }>('floor-service.js', {
+      appUrl: db.appUrl,
+      port: servicePort,
+      secret: BENCH_JWT_SECRET,
+      logLevel: values['log-level'],
     });
-    try {
-      const tenant = created[0];
-      const headers = env.headers(tenant.key);
-      const targets = { service: env.baseUrl, floor: floor.url };
-      const modeAndDate = JSON.stringify([
-        { field: 'paymentMode', type: 'IN', query: 'NEFT,RTGS,UPI' },
-        { field: 'receivedDate', type: 'BETWEEN', query: '2025-06-01,2025-08-31' },
-      ]);
-      const scenarios: { name: string; body: string; cold: boolean; connections: number }[] = [];
-      for (const [label, body] of [
-        ['first page, default sort', '[]'],
-        ['mode IN + date BETWEEN', modeAndDate],
-      ]) {
-        for (const c of connections) {
-          scenarios.push({ name: `${label}, count cached`, body, cold: false, connections: c });
-        }
-        scenarios.push({ name: `${label}, count cold`, body, cold: true, connections: 1 });
-      }
+    children.push(service.child);
+    const floor = await startChild<{ url: string }>('floor-server.js', {
+      appUrl: db.appUrl,
+      poolSize: 40, // as the service's DB_POOL_SIZE
+      lockTimeoutMs: dbLockTimeoutMs,
+      statementTimeoutMs: dbStatementTimeoutMs,
+    });
+    children.push(floor.child);
+    const urls: Record<Target, string> = {
+      service: `http://127.0.0.1:${servicePort}`,
+      floor: floor.ready.url,
+    };
+    const pids: Record<Target, number> = { service: service.child.pid!, floor: floor.child.pid! };
+    const apps: Record<Target, string> = { service: 'finance-service', floor: 'bench-floor' };
 
-      // Same bodies: one request each per scenario, parsed JSON deep-equal.
-      let mismatches = 0;
-      for (const body of new Set(scenarios.map((s) => s.body))) {
-        const get = async (base: string) => {
-          const res = await fetch(`${base}/receipts/search?size=20`, {
-            method: 'POST',
-            headers,
-            body,
-          });
-          const text = await res.text();
-          if (res.status !== 200) throw new Error(`${base}: ${res.status} ${text}`);
-          return JSON.parse(text) as unknown;
-        };
-        const [s, f] = [await get(targets.service), await get(targets.floor)];
-        const diff = firstDifference(s, f);
-        if (diff) mismatches++;
-        process.stdout.write(
-          diff
-            ? `BODY MISMATCH for ${body}: ${diff}\n`
-            : `Same body from service and floor for ${body} (totalElements ${(s as { totalElements: number }).totalElements})\n`,
-        );
-      }
-
-      const results = new Map<string, { service: Measured[]; floor: Measured[] }>();
-      for (let round = 1; round <= rounds; round++) {
-        process.stdout.write(`Round ${round}/${rounds}...\n`);
-        for (const sc of scenarios) {
-          const key = `${sc.name}|${sc.connections}`;
-          const entry = results.get(key) ?? { service: [], floor: [] };
-          results.set(key, entry);
-          for (const target of ['service', 'floor'] as const) {
-            entry[target].push(
-              await measure({
-                url: `${targets[target]}/receipts/search?size=20`,
-                headers,
-                body: sc.body,
-                connections: sc.connections,
-                duration,
-                cold: sc.cold,
-                ownerUrl: env.ownerUrl,
-                tenantId: tenant.id,
-              }),
-            );
-          }
-        }
-      }
-
-      const lines = [
-        `| scenario (hot tenant, ${hot} receipts) | clients | service req/s | service p50 / p99 ms | floor req/s | floor p50 / p99 ms | service / floor | service CPU ms/req | floor CPU ms/req |`,
-        '|---|---|---|---|---|---|---|---|---|',
-      ];
-      let non2xx = 0;
-      for (const sc of scenarios) {
-        const { service, floor: fl } = results.get(`${sc.name}|${sc.connections}`)!;
-        non2xx += [...service, ...fl].reduce((n, r) => n + r.non2xx, 0);
-        const m = (rs: Measured[], f: (r: Measured) => number) => median(rs.map(f));
-        const ratio = median(service.map((s, i) => s.rps / fl[i].rps));
-        lines.push(
-          `| ${sc.name} | ${sc.connections} | ${m(service, (r) => r.rps).toFixed(0)} | ${m(service, (r) => r.p50).toFixed(1)} / ${m(service, (r) => r.p99).toFixed(1)} | ${m(fl, (r) => r.rps).toFixed(0)} | ${m(fl, (r) => r.p50).toFixed(1)} / ${m(fl, (r) => r.p99).toFixed(1)} | ${ratio.toFixed(2)} | ${m(service, (r) => r.cpuMsPerRequest).toFixed(2)} | ${m(fl, (r) => r.cpuMsPerRequest).toFixed(2)} |`,
-        );
-      }
-      process.stdout.write(
-        `\nService vs bare floor, POST /receipts/search?size=20, medians of ${rounds} interleaved rounds of ${duration} s each\n` +
-          `(${receipts} receipts over ${tenants} tenants; hot tenant ${hot}; node ${process.version})\n\n` +
-          `${lines.join('\n')}\n\n` +
-          `non-2xx responses: ${non2xx}; body mismatches: ${mismatches}\n`,
+    // Open splits (10,000,000.00 each, little paid) of the tenants POSTs go to.
+    const postTenants = Math.min(20, tenants);
+    const writeTargets: WriteTarget[] = [];
+    for (const t of created.slice(0, postTenants)) {
+      const { rows } = await owner.query<{ id: string }>(
+        `SELECT id FROM demand_splits WHERE tenant_id = $1 AND status <> 'CANCELLED' ORDER BY random() LIMIT 500`,
+        [t.id],
       );
-      if (mismatches > 0 || non2xx > 0) process.exitCode = 1;
-    } finally {
-      await floor.close();
+      writeTargets.push({ headers: benchHeaders(t.key), splits: rows.map((r) => r.id) });
     }
+
+    const modeAndDate = JSON.stringify([
+      { field: 'paymentMode', type: 'IN', query: 'NEFT,RTGS,UPI' },
+      { field: 'receivedDate', type: 'BETWEEN', query: '2025-06-01,2025-08-31' },
+    ]);
+    const keyword = JSON.stringify([{ field: 'keyword', type: 'CONTAINS', query: 'iyer' }]);
+    // 100,000 as in the issue, or half the hot tenant when that is smaller (a page with rows).
+    const offsetPage = Math.min(5000, Math.floor(hot / 2 / 20));
+    const search = (tenant = 0, path = '/receipts/search?size=20') => ({
+      kind: 'search' as const,
+      tenant,
+      tenants: 1,
+      path,
+    });
+    const all: Scenario[] = [];
+    const perClients = (id: string, name: string, body: string, cold: boolean) => {
+      for (const c of connections) all.push({ id, name, clients: c, body, cold, ...search() });
+    };
+    perClients('first-page', 'first page, count cached', '[]', false);
+    perClients('first-page-cold', 'first page, count cold', '[]', true);
+    perClients('mode-date', 'mode IN + date BETWEEN, count cached', modeAndDate, false);
+    perClients('mode-date-cold', 'mode IN + date BETWEEN, count cold', modeAndDate, true);
+    perClients('keyword', 'keyword CONTAINS "iyer", count cached', keyword, false);
+    perClients('keyword-cold', 'keyword CONTAINS "iyer", count cold', keyword, true);
+    all.push({
+      id: 'small-tenant',
+      name: `small tenant (${other} receipts), first page, count cached`,
+      clients: 16,
+      body: '[]',
+      cold: false,
+      ...search(1),
+    });
+    all.push({
+      id: 'offset',
+      name: `offset ${offsetPage * 20} (page ${offsetPage}), count cached`,
+      clients: 1,
+      body: '[]',
+      cold: false,
+      ...search(0, `/receipts/search?page=${offsetPage}&size=20`),
+    });
+    for (const c of connections) {
+      all.push({
+        id: 'post',
+        name: 'POST /receipts, one tenant (receipts/s)',
+        clients: c,
+        kind: 'post',
+        tenant: 0,
+        tenants: 1,
+        path: '/receipts',
+        body: '',
+        cold: false,
+      });
+    }
+    all.push({
+      id: 'post-tenants',
+      name: `POST /receipts over ${postTenants} tenants (receipts/s)`,
+      clients: 16,
+      kind: 'post',
+      tenant: 0,
+      tenants: postTenants,
+      path: '/receipts',
+      body: '',
+      cold: false,
+    });
+    const scenarios = all.filter((s) => wanted.includes(s.id));
+
+    const bump = (tenant: number) =>
+      owner.query(
+        `INSERT INTO receipt_search_versions AS v (tenant_id, version, reset_version) VALUES ($1, 1, 1)
+         ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1, reset_version = v.version + 1`,
+        [created[tenant].id],
+      );
+    const request = async (target: Target, sc: Scenario, n = 0) => {
+      const t = sc.tenant;
+      const res = await fetch(`${urls[target]}${sc.path}`, {
+        method: 'POST',
+        headers:
+          sc.kind === 'post'
+            ? {
+                ...benchHeaders(created[t].key),
+                'idempotency-key': `check-${target}-${sc.id}-${n}`,
+              }
+            : benchHeaders(created[t].key),
+        body: sc.kind === 'post' ? receiptBody(writeTargets[t].splits[0], n) : sc.body,
+      });
+      const text = await res.text();
+      const ok = sc.kind === 'post' ? 201 : 200;
+      if (res.status !== ok) throw new Error(`${target} ${sc.path}: ${res.status} ${text}`);
+      return JSON.parse(text) as unknown;
+    };
+
+    // Same body and same SQL, once per distinct scenario (clients do not change either).
+    let mismatches = 0;
+    const report = (ok: boolean, line: string) => {
+      if (!ok) mismatches++;
+      process.stdout.write(`${line}\n`);
+    };
+    await owner.query(`ALTER SYSTEM SET log_line_prefix = '@@%a|%u@@ '`);
+    await owner.query(`ALTER SYSTEM SET log_statement = 'all'`);
+    await owner.query('SELECT pg_reload_conf()');
+    await sleep(500);
+    const sqlChecks: { scenario: string; same: boolean; service: string[]; diff: string }[] = [];
+    try {
+      const seen = new Set<string>();
+      let n = 0;
+      for (const sc of scenarios) {
+        if (seen.has(sc.id)) continue;
+        seen.add(sc.id);
+        const statements: Record<Target, string[]> = { service: [], floor: [] };
+        const bodies: Record<Target, unknown> = { service: null, floor: null };
+        for (const target of ['service', 'floor'] as const) {
+          if (sc.kind === 'search') {
+            if (sc.cold) await bump(sc.tenant);
+            else await request(target, sc); // the count is cached after this one
+          }
+          await log.take(apps[target]);
+          bodies[target] = await request(target, sc, ++n);
+          statements[target] = await log.take(apps[target]);
+        }
+        if (sc.kind === 'search') {
+          const diff = firstDifference(bodies.service, bodies.floor);
+          report(!diff, diff ? `BODY MISMATCH ${sc.id}: ${diff}` : `Same body: ${sc.id}`);
+        } else {
+          // Different receipts: the floor's as the service reads it back, and the same shape.
+          const floorReceipt = bodies.floor as { id: string };
+          const res = await fetch(`${urls.service}/receipts/${floorReceipt.id}`, {
+            headers: benchHeaders(created[sc.tenant].key),
+          });
+          const readBack = await res.json();
+          const diff =
+            firstDifference(readBack, bodies.floor) ??
+            firstDifference(shape(bodies.service), shape(bodies.floor));
+          report(
+            !diff,
+            diff
+              ? `BODY MISMATCH ${sc.id}: ${diff}`
+              : `Same body: ${sc.id} (the floor's receipt read back by the service; same shape as the service's)`,
+          );
+        }
+        const diff = sequenceDiff(statements.service, statements.floor);
+        sqlChecks.push({
+          scenario: sc.id,
+          same: diff === '',
+          service: statements.service,
+          diff,
+        });
+        report(
+          diff === '' && statements.service.length > 0,
+          diff === ''
+            ? `Same SQL: ${sc.id} (${statements.service.length} statements)`
+            : `SQL MISMATCH ${sc.id} (- service only, + floor only):\n${diff}`,
+        );
+      }
+    } finally {
+      await owner.query('ALTER SYSTEM RESET log_statement');
+      await owner.query('ALTER SYSTEM RESET log_line_prefix');
+      await owner.query('SELECT pg_reload_conf()');
+    }
+
+    const results = new Map<Scenario, Record<Target, Measured[]>>();
+    for (let round = 1; round <= rounds; round++) {
+      process.stdout.write(`Round ${round}/${rounds}...\n`);
+      for (const sc of scenarios) {
+        const entry = results.get(sc) ?? { service: [], floor: [] };
+        results.set(sc, entry);
+        for (const target of ['service', 'floor'] as const) {
+          // A cached scenario starts cached (an earlier POST scenario may have bumped the version).
+          if (sc.kind === 'search' && !sc.cold) await request(target, sc);
+          entry[target].push(
+            await measure(pids[target], {
+              url: `${urls[target]}${sc.kind === 'post' ? '' : sc.path}`,
+              headers: benchHeaders(created[sc.tenant].key),
+              body: sc.body,
+              connections: sc.clients,
+              duration,
+              cold: sc.cold,
+              ownerUrl: db.ownerUrl,
+              tenantId: created[sc.tenant].id,
+              ...(sc.kind === 'post' ? { writes: writeTargets.slice(0, sc.tenants) } : {}),
+            }),
+          );
+        }
+        process.stdout.write(
+          `  ${sc.id}, ${sc.clients} client(s): service ${entry.service.at(-1)!.rps.toFixed(1)}, floor ${entry.floor.at(-1)!.rps.toFixed(1)} req/s\n`,
+        );
+      }
+    }
+    const peakRssMb: Record<Target, number> = {
+      service: memoryMb(pids.service, 'VmHWM'),
+      floor: memoryMb(pids.floor, 'VmHWM'),
+    };
+
+    const lines = [
+      `| scenario (hot tenant, ${hot} receipts) | clients | service req/s | service p50 / p99 ms | floor req/s | floor p50 / p99 ms | service / floor | service CPU ms/req | floor CPU ms/req | service RSS max MB |`,
+      '|---|---|---|---|---|---|---|---|---|---|',
+    ];
+    let non2xx = 0;
+    const json: object[] = [];
+    for (const sc of scenarios) {
+      const { service, floor: fl } = results.get(sc)!;
+      non2xx += [...service, ...fl].reduce((n, r) => n + r.non2xx, 0);
+      const m = (rs: Measured[], f: (r: Measured) => number) => median(rs.map(f));
+      const ratio = median(service.map((s, i) => s.rps / fl[i].rps));
+      const row = {
+        id: sc.id,
+        name: sc.name,
+        clients: sc.clients,
+        ratio,
+        service: {
+          rps: m(service, (r) => r.rps),
+          p50: m(service, (r) => r.p50),
+          p99: m(service, (r) => r.p99),
+          cpuMsPerRequest: m(service, (r) => r.cpuMsPerRequest),
+          rssMaxMb: Math.max(...service.map((r) => r.rssMaxMb)),
+          rounds: service,
+        },
+        floor: {
+          rps: m(fl, (r) => r.rps),
+          p50: m(fl, (r) => r.p50),
+          p99: m(fl, (r) => r.p99),
+          cpuMsPerRequest: m(fl, (r) => r.cpuMsPerRequest),
+          rssMaxMb: Math.max(...fl.map((r) => r.rssMaxMb)),
+          rounds: fl,
+        },
+      };
+      json.push(row);
+      const s = row.service;
+      const f = row.floor;
+      lines.push(
+        `| ${sc.name} | ${sc.clients} | ${s.rps.toFixed(1)} | ${s.p50.toFixed(1)} / ${s.p99.toFixed(1)} | ${f.rps.toFixed(1)} | ${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} | ${ratio.toFixed(2)} | ${s.cpuMsPerRequest.toFixed(2)} | ${f.cpuMsPerRequest.toFixed(2)} | ${s.rssMaxMb.toFixed(0)} |`,
+      );
+    }
+    const sqlSame = sqlChecks.filter((c) => c.same).length;
+    process.stdout.write(
+      `\nService vs bare floor, medians of ${rounds} interleaved rounds of ${duration} s each; service LOG_LEVEL=${values['log-level']}\n` +
+        `(${receipts} receipts over ${tenants} tenants; hot tenant ${hot}; node ${process.version}; ${new Date().toISOString()})\n\n` +
+        `${lines.join('\n')}\n\n` +
+        `Peak RSS (VmHWM, whole run): service ${peakRssMb.service.toFixed(0)} MB (target <= 200), floor ${peakRssMb.floor.toFixed(0)} MB\n` +
+        `non-2xx responses: ${non2xx}; body/SQL mismatches: ${mismatches}; same SQL in ${sqlSame} of ${sqlChecks.length} scenarios\n`,
+    );
+    if (values.json) {
+      writeFileSync(
+        values.json,
+        `${JSON.stringify(
+          {
+            date: new Date().toISOString(),
+            node: process.version,
+            options: {
+              receipts,
+              tenants,
+              hotShare,
+              rounds,
+              duration,
+              connections,
+              logLevel: values['log-level'],
+            },
+            hot,
+            other,
+            peakRssMb,
+            non2xx,
+            mismatches,
+            sqlChecks,
+            scenarios: json,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      process.stdout.write(`Results written to ${values.json}\n`);
+    }
+    if (mismatches > 0 || non2xx > 0) process.exitCode = 1;
   } finally {
-    await env.stop();
+    for (const child of children) await stopChild(child);
+    await owner.end();
+    await db.stop();
   }
 }
 

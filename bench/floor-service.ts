@@ -1,0 +1,42 @@
+/**
+ * The service for bench/floor.bench.ts, run as a CHILD process so its CPU time and peak RSS are
+ * its own (read from /proc by the parent). Configured as bench-support configures the service,
+ * plus LOG_LEVEL from the parent (request logs go to this process's stdout, /dev/null). One JSON
+ * argument: { appUrl, port, secret, logLevel }. Sends { ready: true } over IPC once listening;
+ * closes when the parent disconnects.
+ */
+import { createApp } from '@/app.factory';
+import { loadConfig } from '@/common/config/app-config';
+
+interface ServiceOptions {
+  appUrl: string;
+  port: number;
+  secret: string;
+  logLevel: string;
+}
+
+async function main(): Promise<void> {
+  const o = JSON.parse(process.argv[2]) as ServiceOptions;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: o.appUrl,
+    JWT_SECRET: o.secret,
+    LOG_LEVEL: o.logLevel,
+    LOG_FORMAT: 'json',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DB_POOL_SIZE: '40',
+  });
+  const app = await createApp(config, o.appUrl, { bufferLogs: false });
+  await app.listen(o.port, '127.0.0.1');
+  process.on('disconnect', () => {
+    void app.close().finally(() => process.exit(0));
+  });
+  process.send?.({ ready: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
