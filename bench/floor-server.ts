@@ -213,19 +213,6 @@ export async function startFloor(
     }
   };
 
-  const loadByIds = async (db: PoolClient, tenant: TenantContext, ids: string[]) => {
-    if (ids.length === 0) return [];
-    const { rows } = await db.query<ReceiptRow>(
-      `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
-      [tenant.tenantId, ids],
-    );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toReceiptView(row, tenant)] : [];
-    });
-  };
-
   const search = (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
     const parsed = parseSearchRequest(query, body);
     return inTransaction(tenant, (db) => searchPage(queryFn(db), tenant, parsed, counts));
