@@ -3,7 +3,7 @@
  * login, in one transaction per request with `app.tenant_id`, lock_timeout and statement_timeout
  * set as TenantTransactionInterceptor sets them, and building bodies with the service's own pure
  * mappers. SQL comes from the service's own builders and constants (compileSearch,
- * RECEIPT_ROW_SELECT, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
+ * RECEIPT_ROW_COLUMNS, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
  * service makes through TypeORM's `findOneBy` (tenant by key, tenant configuration) are rendered
  * once at start by TypeORM's query builder with the same find options, so their text is TypeORM's.
  * Like the service it keeps a tenant for TENANT_CACHE_TTL_MS and checks `active` in the first
@@ -35,12 +35,7 @@ import { dataSourceOptions } from '@/database/data-source-options';
 import { counterKey, renderNumber } from '@/numbering/number-pattern';
 import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
-import {
-  RECEIPT_ROW_SELECT,
-  ReceiptRow,
-  ReceiptView,
-  toReceiptView,
-} from '@/receipts/dto/receipt.view';
+import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
 import { applyPayment, pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
