@@ -3,6 +3,7 @@ import { DataSourceOptions } from 'typeorm';
 import { InitialSchema1763776800000 } from '../../migrations/1763776800000-InitialSchema';
 import { ReceiptSearchVersions1763863200000 } from '../../migrations/1763863200000-ReceiptSearchVersions';
 import { Housekeeping1764000000000 } from '../../migrations/1764000000000-Housekeeping';
+import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-KeywordSearch';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -12,6 +13,7 @@ export const MIGRATIONS = [
   InitialSchema1763776800000,
   ReceiptSearchVersions1763863200000,
   Housekeeping1764000000000,
+  KeywordSearch1764300000000,
 ];
 
 export function dataSourceOptions(
