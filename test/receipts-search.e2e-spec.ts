@@ -634,6 +634,38 @@ describe('POST /receipts/search', () => {
       expect(await total([{ field: 'keyword', query: 'utrb1', type: 'CONTAINS' }])).toBe(0);
     });
 
+    it('the scanning branch (past the caps) finds exactly what the indexed one does', async () => {
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      try {
+        const run = async (sql: string, params: unknown[]) => {
+          await app.query('BEGIN');
+          await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+          const { rows } = await app.query<Record<string, string>>(sql, params);
+          await app.query('COMMIT');
+          return rows;
+        };
+        for (const keyword of ['kapoor', 'rct-01', 'utra1']) {
+          const c = compileSearch(
+            parseSearchRequest({ size: '500', sort: 'amount,desc' }, [
+              { field: 'keyword', query: keyword, type: 'CONTAINS' },
+            ]),
+            tenant.id,
+          );
+          const forced = (sql: string) => sql.replace(/ <= \d+/g, ' <= -1');
+          expect(forced(c.idsSql)).not.toBe(c.idsSql);
+          const indexed = await run(c.idsSql, c.idsParams);
+          expect(indexed.length).toBeGreaterThan(0);
+          expect(await run(forced(c.idsSql), c.idsParams)).toEqual(indexed);
+          expect(await run(forced(c.countSql), c.countParams)).toEqual([
+            { total: String(indexed.length) },
+          ]);
+        }
+      } finally {
+        await app.end();
+      }
+    });
+
     it("the lookup functions answer only for the transaction's tenant", async () => {
       const app = new Client({ connectionString: t.appUrl });
       await app.connect();
