@@ -241,12 +241,12 @@ describe('compileSearch', () => {
     const CTE =
       'WITH kw AS MATERIALIZED (SELECT ' +
       'ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, $2, 10001)) AS demand_ids, ' +
-      'ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, $2, 50001)) AS receipt_ids)';
+      'ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, $2, 20001)) AS receipt_ids)';
     const INDEXED =
       '(r.demand_id = ANY ((SELECT demand_ids FROM kw)::uuid[]) ' +
       'OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))';
     const WITHIN_CAP =
-      '(SELECT cardinality(demand_ids) <= 10000 AND cardinality(receipt_ids) <= 50000 FROM kw)';
+      '(SELECT cardinality(demand_ids) <= 10000 AND cardinality(receipt_ids) <= 20000 FROM kw)';
 
     it('looks a keyword with a trigram up through the index functions, scanning past the caps', () => {
       const c = compile([{ field: 'keyword', type: 'contains', query: 'ram' }]);
@@ -334,7 +334,7 @@ describe('compileSearch', () => {
 
     it('escapes wildcards on the indexed path too', () => {
       const c = compile([{ field: 'keyword', type: 'contains', query: 'RCT_1%\\x' }]);
-      expect(c.countSql).toContain('receipt_keyword_receipt_ids($1::uuid, $2, 50001)');
+      expect(c.countSql).toContain('receipt_keyword_receipt_ids($1::uuid, $2, 20001)');
       expect(c.countParams).toEqual([TENANT, '%RCT\\_1\\%\\\\x%']);
     });
   });

@@ -151,7 +151,7 @@ export function keywordUsesIndex(value: string): boolean {
  * runs instead (decided at run time; see compileSearch).
  */
 export const KEYWORD_DEMAND_CAP = 10_000;
-export const KEYWORD_RECEIPT_CAP = 50_000;
+export const KEYWORD_RECEIPT_CAP = 20_000;
 
 function keywordCondition(filter: ParsedFilter, p: Params): string {
   if (filter.operator !== 'CONTAINS') return unsupported(filter);
