@@ -256,10 +256,12 @@ describe('compileSearch', () => {
           `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP}) r`,
       );
       expect(c.countParams).toEqual([TENANT, '%ram%']);
+      const top =
+        'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT ($3::bigint + $4::bigint)';
       expect(c.idsSql).toBe(
         `${CTE} SELECT r.id FROM (` +
-          `SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ` +
-          `UNION ALL SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP}) r ` +
+          `(SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ${top}) ` +
+          `UNION ALL (SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP} ${top})) r ` +
           'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT $3 OFFSET $4',
       );
       expect(c.idsParams).toEqual([TENANT, '%ram%', 20, 0]);
@@ -287,17 +289,21 @@ describe('compileSearch', () => {
       );
       expect(c.countParams).toEqual([TENANT, '%iyer%', '1', 'Ram']);
       const [indexed, scan] = c.idsSql
-        .replace(/^.*? FROM \(/, '')
-        .replace(/\) r ORDER BY .*$/, '')
-        .split(' UNION ALL ');
+        .replace(/^.*? FROM \(\(/, '')
+        .replace(/\)\) r ORDER BY .*$/, '')
+        .split(') UNION ALL (');
       const others =
         'AND r.amount > $3::numeric AND EXISTS (SELECT 1 FROM demands d WHERE d.tenant_id = r.tenant_id ' +
         'AND d.id = r.demand_id AND lower(d.buyer_name) = lower($4::text))';
+      const top = 'ORDER BY r.amount ASC, r.id DESC LIMIT ($5::bigint + $6::bigint)';
       expect(indexed).toBe(
-        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP}`,
+        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} ${top}`,
       );
       expect(scan).toBe(
-        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${WITHIN_CAP}`,
+        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${WITHIN_CAP} ${top}`,
+      );
+      expect(c.countSql).toContain(
+        `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} UNION ALL `,
       );
       expect(c.idsSql).toMatch(/\) r ORDER BY r\.amount ASC, r\.id DESC LIMIT \$5 OFFSET \$6$/);
       expectParamsConsistent(c.idsSql, c.idsParams);

@@ -291,9 +291,13 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   const branches = (select: string) =>
     `SELECT ${select} FROM receipts r WHERE ${indexedWhere} ` +
     `UNION ALL SELECT ${select} FROM receipts r WHERE ${scanWhere}`;
+  // Each branch sorted and cut on its own, so the scanning one can walk a sort index and stop.
+  const top = `ORDER BY ${orderBy} LIMIT (${limit}::bigint + ${offset}::bigint)`;
   return {
     idsSql:
-      `${cte} SELECT r.id FROM (${branches(columns)}) r ` +
+      `${cte} SELECT r.id FROM (` +
+      `(SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ${top}) UNION ALL ` +
+      `(SELECT ${columns} FROM receipts r WHERE ${scanWhere} ${top})) r ` +
       `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
     idsParams: [...p.values],
     countSql: `${cte} SELECT count(*)::bigint AS total FROM (${branches('1')}) r`,
