@@ -1,5 +1,8 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { parseSearchRequest } from '@/receipts/search/search-request';
+import { compileSearch } from '@/receipts/search/search-sql';
 import { Tenant } from '@/tenants/tenant.entity';
 import {
   compareText,
@@ -524,6 +527,170 @@ describe('POST /receipts/search', () => {
       expect(res.body.code).toBe(code);
       expect(res.body.detail).toMatch(detail);
       expect(res.body.errors.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('keyword', () => {
+    const matches = (r: FixtureReceipt, keyword: string) =>
+      [r.receiptNumber, r.transactionRef, r.demandNumber, r.buyerName].some((v) =>
+        v.toLowerCase().includes(keyword.toLowerCase()),
+      );
+    const total = async (filters: Filter[], key = tenant.key) => {
+      const res = await search(filters, { size: 1 }, key);
+      expect(res.status).toBe(200);
+      return res.body.totalElements as number;
+    };
+
+    // Each keyword is found through one source only (checked), on the indexed path (a run of
+    // three letters or digits) or the scanning one (none).
+    it.each<[string, string, (r: FixtureReceipt) => string]>([
+      ['receipt number (indexed)', 'a-RCT-01', (r) => r.receiptNumber],
+      ['transaction reference (indexed)', 'utra1', (r) => r.transactionRef],
+      ['demand number (indexed)', 'dmd-1', (r) => r.demandNumber],
+      ['buyer name (indexed)', 'KAPOOR', (r) => r.buyerName],
+      ['buyer name, two characters (scan)', 'ap', (r) => r.buyerName],
+      ['receipt number, one character (scan)', 'c', (r) => r.receiptNumber],
+    ])('matches the %s', async (_name, keyword, source) => {
+      const want = expected((r) => matches(r, keyword));
+      expect(want.length).toBeGreaterThan(0);
+      expect(want).toEqual(
+        expected((r) => source(r).toLowerCase().includes(keyword.toLowerCase())),
+      );
+      const filters = [{ field: 'keyword', query: keyword, type: 'CONTAINS' }];
+      expect(await ids(filters)).toEqual(want);
+      expect(await total(filters)).toBe(want.length);
+    });
+
+    it('combines with other filters and every sort, page and count alike', async () => {
+      const filters = [
+        { field: 'keyword', query: 'iyer', type: 'CONTAINS' },
+        { field: 'status', query: 'ACTIVE', type: 'EQUALS' },
+        { field: 'amount', query: '3000', type: 'GT' },
+      ];
+      const want = data.filter(
+        (r) => matches(r, 'iyer') && r.status === 'ACTIVE' && Number(r.amount) > 3000,
+      );
+      expect(want.length).toBeGreaterThan(2);
+      expect(want.length).toBeLessThan(data.filter((r) => matches(r, 'iyer')).length);
+      expect(await ids(filters)).toEqual([...want].sort(defaultOrder).map((r) => r.id));
+      const byAmount = [...want]
+        .sort((a, b) => Number(a.amount) - Number(b.amount) || compareText(b.id, a.id))
+        .map((r) => r.id);
+      expect(await ids(filters, { sort: 'amount,asc' })).toEqual(byAmount);
+      const byRef = [...want]
+        .sort((a, b) => compareText(b.transactionRef, a.transactionRef) || compareText(b.id, a.id))
+        .map((r) => r.id);
+      expect(await ids(filters, { sort: 'transactionRef,desc' })).toEqual(byRef);
+      // paging: page 1 of size 2 (a full page, so the count runs)
+      const res = await search(filters, { size: 2, page: 1, sort: 'amount,asc' });
+      expect(res.body.totalElements).toBe(want.length);
+      expect((res.body.content as { id: string }[]).map((r) => r.id)).toEqual(byAmount.slice(2, 4));
+    });
+
+    it('two keywords must both match', async () => {
+      const filters = [
+        { field: 'keyword', query: 'iyer', type: 'CONTAINS' },
+        { field: 'keyword', query: 'rct-00', type: 'CONTAINS' },
+      ];
+      const want = expected((r) => matches(r, 'iyer') && matches(r, 'rct-00'));
+      expect(want.length).toBeGreaterThan(0);
+      expect(await ids(filters)).toEqual(want);
+    });
+
+    it('treats %, _ and backslash literally on both paths', async () => {
+      // Transaction refs end in a literal "_X%": as wildcards, these would match other text too.
+      const literal = expected((r) => r.transactionRef.includes('1_X%'));
+      expect(literal.length).toBeGreaterThan(0);
+      expect(await ids([{ field: 'keyword', query: '1_x%', type: 'CONTAINS' }])).toEqual(literal);
+      const indexed = expected((r) => r.transactionRef.toLowerCase().includes('utra1_x%'));
+      expect(indexed.length).toBeGreaterThan(0);
+      expect(await ids([{ field: 'keyword', query: 'utrA1_x%', type: 'CONTAINS' }])).toEqual(
+        indexed,
+      );
+      // "ra1%_x" appears nowhere; with live wildcards it would match "UTRA1_X%".
+      for (const query of ['ra1%_x', 'ra1__x', 'ra1\\_x', '\\']) {
+        expect(await total([{ field: 'keyword', query, type: 'CONTAINS' }])).toBe(0);
+      }
+      const percent = expected((r) => matches(r, '%'));
+      expect(percent.length).toBeGreaterThan(0);
+      expect(percent.length).toBeLessThan(data.length);
+      expect(await ids([{ field: 'keyword', query: '%', type: 'CONTAINS' }])).toEqual(percent);
+    });
+
+    it("another tenant's matching receipts never appear nor count", async () => {
+      const mine = expected((r) => matches(r, 'kapoor'));
+      const theirs = otherData.filter((r) => matches(r, 'kapoor'));
+      expect(theirs.length).toBeGreaterThan(0);
+      const filters = [{ field: 'keyword', query: 'kapoor', type: 'CONTAINS' }];
+      expect(await ids(filters)).toEqual(mine);
+      expect(await total(filters)).toBe(mine.length);
+      const res = await search(filters, { size: 500 }, other.key);
+      expect(res.body.totalElements).toBe(theirs.length);
+      expect((res.body.content as { id: string }[]).map((r) => r.id).sort()).toEqual(
+        theirs.map((r) => r.id).sort(),
+      );
+      // B's receipt number and reference, searched as A (indexed path): nothing.
+      expect(await total([{ field: 'keyword', query: 'b-rct-00', type: 'CONTAINS' }])).toBe(0);
+      expect(await total([{ field: 'keyword', query: 'utrb1', type: 'CONTAINS' }])).toBe(0);
+    });
+
+    it('the scanning branch (past the caps) finds exactly what the indexed one does', async () => {
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      try {
+        const run = async (sql: string, params: unknown[]) => {
+          await app.query('BEGIN');
+          await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+          const { rows } = await app.query<Record<string, string>>(sql, params);
+          await app.query('COMMIT');
+          return rows;
+        };
+        for (const keyword of ['kapoor', 'rct-01', 'utra1']) {
+          const c = compileSearch(
+            parseSearchRequest({ size: '500', sort: 'amount,desc' }, [
+              { field: 'keyword', query: keyword, type: 'CONTAINS' },
+            ]),
+            tenant.id,
+          );
+          const forced = (sql: string) => sql.replace(/ <= \d+/g, ' <= -1');
+          expect(forced(c.idsSql)).not.toBe(c.idsSql);
+          const indexed = await run(c.idsSql, c.idsParams);
+          expect(indexed.length).toBeGreaterThan(0);
+          expect(await run(forced(c.idsSql), c.idsParams)).toEqual(indexed);
+          expect(await run(forced(c.countSql), c.countParams)).toEqual([
+            { total: String(indexed.length) },
+          ]);
+        }
+      } finally {
+        await app.end();
+      }
+    });
+
+    it("the lookup functions answer only for the transaction's tenant", async () => {
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      try {
+        const lookup = async (setting: string | null, asTenant: string) => {
+          await app.query('BEGIN');
+          if (setting !== null) {
+            await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [setting]);
+          }
+          const { rows } = await app.query<{ d: number; r: number }>(
+            `SELECT (SELECT count(*)::int FROM receipt_keyword_demand_ids($1, '%kapoor%', 100)) AS d,
+                    (SELECT count(*)::int FROM receipt_keyword_receipt_ids($1, '%rct%', 100)) AS r`,
+            [asTenant],
+          );
+          await app.query('COMMIT');
+          return rows[0];
+        };
+        const own = await lookup(tenant.id, tenant.id);
+        expect(own.d).toBeGreaterThan(0);
+        expect(own.r).toBeGreaterThan(0);
+        expect(await lookup(tenant.id, other.id)).toEqual({ d: 0, r: 0 });
+        expect(await lookup(null, other.id)).toEqual({ d: 0, r: 0 });
+      } finally {
+        await app.end();
+      }
     });
   });
 

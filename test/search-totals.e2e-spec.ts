@@ -90,6 +90,23 @@ describe('search totals after writes', () => {
     );
   });
 
+  it('adds inserts to a cached keyword total (indexed lookup and scan alike)', async () => {
+    for (const keyword of ['utr-kw', 'kw']) {
+      const filter: Filter[] = [{ field: 'keyword', query: keyword, type: 'CONTAINS' }];
+      const matching = `r.transaction_ref ILIKE '%${keyword}%' OR r.receipt_number ILIKE '%${keyword}%' OR d.demand_number ILIKE '%${keyword}%' OR d.buyer_name ILIKE '%${keyword}%'`;
+      const before = await total(a, tenant.key, filter);
+      expect(before).toBe(await fresh(tenant.id, matching));
+      await recordReceipt(a, tenant.key, {
+        demandSplit: splitId,
+        amount: 10,
+        transactionRef: `UTR-KW-${keyword.length}`,
+      });
+      await recordReceipt(b, tenant.key, { demandSplit: splitId, amount: 10 });
+      expect(await total(a, tenant.key, filter)).toBe(before + 1);
+      expect(await total(b, tenant.key, filter)).toBe(await fresh(tenant.id, matching));
+    }
+  });
+
   it('reflects a cancellation in status-filtered totals, and only there', async () => {
     const before = await total(a, tenant.key, active);
     const all = await total(a, tenant.key);

@@ -5,6 +5,7 @@ import { ReceiptSearchVersions1763863200000 } from '../../migrations/17638632000
 import { Housekeeping1764000000000 } from '../../migrations/1764000000000-Housekeeping';
 import { IncrementalCounts1764200000000 } from '../../migrations/1764200000000-IncrementalCounts';
 import { CountIndexes1764200000001 } from '../../migrations/1764200000001-CountIndexes';
+import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-KeywordSearch';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   Housekeeping1764000000000,
   IncrementalCounts1764200000000,
   CountIndexes1764200000001,
+  KeywordSearch1764300000000,
 ];
 
 export function dataSourceOptions(

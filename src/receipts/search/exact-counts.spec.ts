@@ -69,7 +69,7 @@ describe('incrementalCountSql', () => {
     const text = incrementalCountSql(sql, countDependencies(parse(DATE_AND_MODE)));
     const n = sql.countParams.length + 1;
     expect(text).toContain(`(${sql.countSql})`);
-    expect(text).toContain(`(${sql.countSql} AND r.inserted_version > $${n})`);
+    expect(text).toContain(`(${sql.countSql} AND r.inserted_version > $${n}::bigint)`);
     expect(text).toContain('FROM receipt_search_versions WHERE tenant_id = $1::uuid');
     expect(text).toContain(`v.version - $${n}::bigint > ${MAX_VERSIONS_BEHIND}`);
     expect(text).not.toContain('receipt_status_version >');

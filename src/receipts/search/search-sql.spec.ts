@@ -234,14 +234,106 @@ describe('compileSearch', () => {
   });
 
   describe('keyword', () => {
-    it('searches receipt number, transaction ref, demand number and buyer name', () => {
+    const SCAN =
+      '(r.receipt_number ILIKE $2 OR r.transaction_ref ILIKE $2 ' +
+      'OR EXISTS (SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id ' +
+      'AND dk.id = r.demand_id AND (dk.demand_number ILIKE $2 OR dk.buyer_name ILIKE $2)))';
+    const CTE =
+      'WITH kw AS MATERIALIZED (SELECT ' +
+      'ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, $2, 10001)) AS demand_ids, ' +
+      'ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, $2, 20001)) AS receipt_ids)';
+    const INDEXED =
+      '(r.demand_id = ANY ((SELECT demand_ids FROM kw)::uuid[]) ' +
+      'OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))';
+    const WITHIN_CAP =
+      '(SELECT cardinality(demand_ids) <= 10000 AND cardinality(receipt_ids) <= 20000 FROM kw)';
+
+    it('looks a keyword with a trigram up through the index functions, scanning past the caps', () => {
       const c = compile([{ field: 'keyword', type: 'contains', query: 'ram' }]);
-      expect(whereOf(c.countSql)).toBe(
-        'r.tenant_id = $1::uuid AND (r.receipt_number ILIKE $2 OR r.transaction_ref ILIKE $2 ' +
-          'OR EXISTS (SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id ' +
-          'AND dk.id = r.demand_id AND (dk.demand_number ILIKE $2 OR dk.buyer_name ILIKE $2)))',
+      expect(c.countSql).toBe(
+        `${CTE} SELECT count(*)::bigint AS total FROM (` +
+          `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ` +
+          `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP}) r`,
       );
       expect(c.countParams).toEqual([TENANT, '%ram%']);
+      const top =
+        'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT ($3::bigint + $4::bigint)';
+      expect(c.idsSql).toBe(
+        `${CTE} SELECT r.id FROM (` +
+          `(SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ${top}) ` +
+          `UNION ALL (SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP} ${top})) r ` +
+          'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT $3 OFFSET $4',
+      );
+      expect(c.idsParams).toEqual([TENANT, '%ram%', 20, 0]);
+    });
+
+    it('counts the receipts inserted after a version through both branches (incremental counts)', () => {
+      const c = compile([{ field: 'keyword', type: 'contains', query: 'ram' }]);
+      expect(c.countInsertedAfter('$9::bigint')).toBe(
+        `${CTE} SELECT count(*)::bigint AS total FROM (` +
+          `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} AND r.inserted_version > $9::bigint ` +
+          `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP} AND r.inserted_version > $9::bigint) r`,
+      );
+      const scan = compile([{ field: 'keyword', type: 'contains', query: 'ra' }]);
+      expect(scan.countInsertedAfter('$9')).toBe(`${scan.countSql} AND r.inserted_version > $9`);
+    });
+
+    it.each(['r', 'ra', '12', 'a-b', 'ab%', '%_\\', 'é1x', '  ab  '])(
+      'scans for %j (no run of three letters or digits: no trigram to look up)',
+      (query) => {
+        const c = compile([{ field: 'keyword', type: 'contains', query }]);
+        expect(c.countSql).toBe(
+          `SELECT count(*)::bigint AS total FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN}`,
+        );
+        expect(c.idsSql).not.toContain('receipt_keyword_');
+      },
+    );
+
+    it('keeps the other filters, identical, in both branches, and selects the sort columns', () => {
+      const c = compile(
+        [
+          { field: 'buyerName', type: 'eq', query: 'Ram' },
+          { field: 'keyword', type: 'like', query: 'iyer' },
+          { field: 'amount', type: 'gt', query: '1' },
+        ],
+        { sort: ['amount,asc'] },
+      );
+      expect(c.countParams).toEqual([TENANT, '%iyer%', '1', 'Ram']);
+      const [indexed, scan] = c.idsSql
+        .replace(/^.*? FROM \(\(/, '')
+        .replace(/\)\) r ORDER BY .*$/, '')
+        .split(') UNION ALL (');
+      const others =
+        'AND r.amount > $3::numeric AND EXISTS (SELECT 1 FROM demands d WHERE d.tenant_id = r.tenant_id ' +
+        'AND d.id = r.demand_id AND lower(d.buyer_name) = lower($4::text))';
+      const top = 'ORDER BY r.amount ASC, r.id DESC LIMIT ($5::bigint + $6::bigint)';
+      expect(indexed).toBe(
+        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} ${top}`,
+      );
+      expect(scan).toBe(
+        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${WITHIN_CAP} ${top}`,
+      );
+      expect(c.countSql).toContain(
+        `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} UNION ALL `,
+      );
+      expect(c.idsSql).toMatch(/\) r ORDER BY r\.amount ASC, r\.id DESC LIMIT \$5 OFFSET \$6$/);
+      expectParamsConsistent(c.idsSql, c.idsParams);
+      expectParamsConsistent(c.countSql, c.countParams);
+    });
+
+    it('looks up the first indexable keyword only; further keywords scan inline', () => {
+      const c = compile([
+        { field: 'keyword', type: 'contains', query: 'ab' },
+        { field: 'keyword', type: 'contains', query: 'kapoor' },
+        { field: 'keyword', type: 'contains', query: 'rct' },
+      ]);
+      expect(c.countParams).toEqual([TENANT, '%kapoor%', '%ab%', '%rct%']);
+      expect(count(c.countSql, 'receipt_keyword_demand_ids(')).toBe(1);
+      expect(c.countSql).toContain('receipt_keyword_demand_ids($1::uuid, $2, 10001)');
+      expect(count(c.countSql, 'r.receipt_number ILIKE $3')).toBe(2);
+      expect(count(c.countSql, 'r.receipt_number ILIKE $4')).toBe(2);
+      expect(count(c.countSql, 'r.receipt_number ILIKE $2')).toBe(1);
+      expectParamsConsistent(c.idsSql, c.idsParams);
     });
 
     it('keeps keyword separate from the demand EXISTS and numbers params in order', () => {
@@ -255,6 +347,12 @@ describe('compileSearch', () => {
         /^r\.tenant_id = \$1::uuid AND \(r\.receipt_number ILIKE \$2 .*\) AND r\.amount > \$3::numeric AND EXISTS \(SELECT 1 FROM demands d WHERE .* lower\(d\.buyer_name\) = lower\(\$4::text\)\)$/,
       );
       expectParamsConsistent(c.idsSql, c.idsParams);
+    });
+
+    it('escapes wildcards on the indexed path too', () => {
+      const c = compile([{ field: 'keyword', type: 'contains', query: 'RCT_1%\\x' }]);
+      expect(c.countSql).toContain('receipt_keyword_receipt_ids($1::uuid, $2, 20001)');
+      expect(c.countParams).toEqual([TENANT, '%RCT\\_1\\%\\\\x%']);
     });
   });
 
@@ -298,8 +396,9 @@ describe('compileSearch', () => {
         expect(sql).not.toContain("'");
         expect(sql).not.toContain('--');
       }
-      // receipt and keyword conditions in body order, then the split EXISTS, then the demand EXISTS
-      expect(c.countParams).toEqual([TENANT, evil, `%${evil}%`, [evil], `%${evil}`, `%${evil}%`]);
+      // the indexed keyword (its lookup leads the SQL), then receipt conditions in body order, then
+      // the split EXISTS, then the demand EXISTS
+      expect(c.countParams).toEqual([TENANT, `%${evil}%`, evil, [evil], `%${evil}`, `%${evil}%`]);
     });
 
     it('keeps the tenant id out of the SQL', () => {

@@ -9,7 +9,7 @@
  * fixed aliases and operator keywords. Filters on receipt columns apply directly to `r`; all
  * demand-split filters share ONE correlated EXISTS on `demand_splits s`, and all demand filters
  * ONE EXISTS on `demands d`. `keyword` searches receipt number, transaction ref, demand number
- * and buyer name.
+ * and buyer name (through the trigram indexes when it can; see compileSearch).
  *
  * NULL semantics: columns are NOT NULL except where the catalogue says `nullable` (only
  * `demandMeta.milestone`). On nullable columns the negative operators also match NULL, i.e.
@@ -133,9 +133,8 @@ function typedCondition(
   }
 }
 
-function keywordCondition(filter: ParsedFilter, p: Params): string {
-  if (filter.operator !== 'CONTAINS') return unsupported(filter);
-  const k = p.add(`%${escapeLike(filter.value)}%`);
+/** The form of `keyword CONTAINS` that scans: short keywords, and past the caps (see compileSearch). */
+function keywordScanCondition(k: string): string {
   return (
     `(r.receipt_number ILIKE ${k} OR r.transaction_ref ILIKE ${k} OR EXISTS (` +
     `SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id AND dk.id = r.demand_id ` +
@@ -143,8 +142,39 @@ function keywordCondition(filter: ParsedFilter, p: Params): string {
   );
 }
 
-function columnCondition(filter: ParsedFilter, def: SearchFieldDef, p: Params): string {
-  if (def.source === 'keyword') return keywordCondition(filter, p);
+/**
+ * pg_trgm takes trigrams only from runs of word characters; without a run of three (ASCII, so
+ * under any database locale) the trigram indexes cannot narrow anything and the scan is cheaper.
+ */
+export function keywordUsesIndex(value: string): boolean {
+  return /[A-Za-z0-9]{3}/.test(value);
+}
+
+/**
+ * Above this many matching demands (each fans out to its receipts) or receipts matched by number
+ * or reference, probing the id lists costs more than scanning the tenant, so the scanning branch
+ * runs instead (decided at run time; see compileSearch).
+ */
+export const KEYWORD_DEMAND_CAP = 10_000;
+export const KEYWORD_RECEIPT_CAP = 20_000;
+
+function keywordCondition(filter: ParsedFilter, p: Params): string {
+  if (filter.operator !== 'CONTAINS') return unsupported(filter);
+  return keywordScanCondition(p.add(`%${escapeLike(filter.value)}%`));
+}
+
+/** Marks where the indexed keyword's condition goes in the WHERE text of compileConditions. */
+const KEYWORD_SLOT = '\u0000keyword\u0000';
+
+function columnCondition(
+  filter: ParsedFilter,
+  def: SearchFieldDef,
+  p: Params,
+  indexedKeyword?: ParsedFilter,
+): string {
+  if (def.source === 'keyword') {
+    return filter === indexedKeyword ? KEYWORD_SLOT : keywordCondition(filter, p);
+  }
   const col = `${ALIASES[def.source]}.${def.column}`;
   if (filter.operator === 'IS_NULL') return `${col} IS NULL`;
   if (filter.operator === 'IS_NOT_NULL') return `${col} IS NOT NULL`;
@@ -153,15 +183,22 @@ function columnCondition(filter: ParsedFilter, def: SearchFieldDef, p: Params): 
   return typedCondition(filter, col, CASTS[def.type], def.nullable, p);
 }
 
-/** Builds the WHERE conditions (tenant first); params are numbered in textual order. */
-function compileConditions(filters: readonly ParsedFilter[], tenantId: string, p: Params): string {
-  const conditions = [`r.tenant_id = ${p.add(tenantId)}::uuid`];
+/**
+ * Builds the WHERE conditions after the tenant's (`r.tenant_id = $1::uuid`); params are numbered
+ * in textual order. `indexedKeyword`, when given, leaves KEYWORD_SLOT in its place.
+ */
+function compileConditions(
+  filters: readonly ParsedFilter[],
+  p: Params,
+  indexedKeyword?: ParsedFilter,
+): string {
+  const conditions = ['r.tenant_id = $1::uuid'];
   const bySource = (source: SearchFieldSource): ParsedFilter[] =>
     filters.filter((f) => f.field.source === source);
 
   for (const f of filters) {
     if (f.field.source === 'receipt' || f.field.source === 'keyword') {
-      conditions.push(columnCondition(f, f.field, p));
+      conditions.push(columnCondition(f, f.field, p, indexedKeyword));
     }
   }
 
@@ -198,24 +235,81 @@ function compileOrderBy(sort: readonly SortKey[]): string {
 /**
  * Compiles a parsed request for one tenant. The tenant id is bound as `$1`; filter values
  * follow in the order they appear in the SQL text; idsSql ends with `LIMIT $n OFFSET $n+1`.
+ *
+ * `keyword CONTAINS` (the first one with a trigram; see keywordUsesIndex) goes through the
+ * trigram indexes. Under row-level security PostgreSQL never uses an index for `ILIKE` (a
+ * non-leakproof operator may not run before the policy), so the lookups are two SECURITY
+ * DEFINER functions (migrations/1764300000000-KeywordSearch.ts) that return the tenant's matching
+ * demand ids and receipt ids (each up to its cap + 1), computed once in the `kw` CTE. Two
+ * branches follow, of which a one-time filter on the list sizes runs exactly one: the indexed
+ * one (`demand_id = ANY(...) OR id = ANY(...)`: a BitmapOr) when both lists are within the cap,
+ * otherwise the scanning one (the ILIKE form). Page and count share this shape.
  */
 export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): CompiledSearch {
   if (typeof tenantId !== 'string' || tenantId.length === 0) {
     throw new Error('search-sql: a tenant id is required');
   }
   const p = new Params();
-  const where = compileConditions(parsed.filters, tenantId, p);
+  p.add(tenantId);
+  const indexed = parsed.filters.find(
+    (f) => f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
+  );
+  const orderBy = compileOrderBy(parsed.sort);
+
+  if (indexed === undefined || indexed.operator !== 'CONTAINS') {
+    const where = compileConditions(parsed.filters, p);
+    const countParams = [...p.values];
+    const limit = p.add(parsed.size);
+    const offset = p.add(parsed.page * parsed.size);
+    const countSql = `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`;
+    return {
+      idsSql:
+        `SELECT r.id FROM receipts r WHERE ${where} ` +
+        `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+      idsParams: [...p.values],
+      countSql,
+      countParams,
+      countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
+    };
+  }
+
+  const k = p.add(`%${escapeLike(indexed.value)}%`);
+  const cte =
+    `WITH kw AS MATERIALIZED (SELECT ` +
+    `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${KEYWORD_DEMAND_CAP + 1})) AS demand_ids, ` +
+    `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`;
+  const withinCap =
+    `(SELECT cardinality(demand_ids) <= ${KEYWORD_DEMAND_CAP} ` +
+    `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
+  const where = compileConditions(parsed.filters, p, indexed);
+  const indexedWhere =
+    where.replace(
+      KEYWORD_SLOT,
+      `(r.demand_id = ANY ((SELECT demand_ids FROM kw)::uuid[]) ` +
+        `OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))`,
+    ) + ` AND ${withinCap}`;
+  const scanWhere = where.replace(KEYWORD_SLOT, keywordScanCondition(k)) + ` AND NOT ${withinCap}`;
   const countParams = [...p.values];
-  const countSql = `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`;
   const limit = p.add(parsed.size);
   const offset = p.add(parsed.page * parsed.size);
+  const columns = [...new Set(['id', ...parsed.sort.map((key) => SORT_COLUMNS[key.field])])]
+    .map((c) => `r.${c}`)
+    .join(', ');
+  const countWhere = (extra: string) =>
+    `${cte} SELECT count(*)::bigint AS total FROM (` +
+    `SELECT 1 FROM receipts r WHERE ${indexedWhere}${extra} ` +
+    `UNION ALL SELECT 1 FROM receipts r WHERE ${scanWhere}${extra}) r`;
+  // Each branch sorted and cut on its own, so the scanning one can walk a sort index and stop.
+  const top = `ORDER BY ${orderBy} LIMIT (${limit}::bigint + ${offset}::bigint)`;
   return {
     idsSql:
-      `SELECT r.id FROM receipts r WHERE ${where} ` +
-      `ORDER BY ${compileOrderBy(parsed.sort)} LIMIT ${limit} OFFSET ${offset}`,
+      `${cte} SELECT r.id FROM (` +
+      `(SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ${top}) UNION ALL ` +
+      `(SELECT ${columns} FROM receipts r WHERE ${scanWhere} ${top})) r ` +
+      `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
     idsParams: [...p.values],
-    countSql,
+    countSql: countWhere(''),
     countParams,
-    countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
+    countInsertedAfter: (versionParam) => countWhere(` AND r.inserted_version > ${versionParam}`),
   };
 }
