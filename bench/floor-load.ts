@@ -2,9 +2,8 @@
  * Load generator for bench/floor.bench.ts, run as a CHILD process so its CPU is not counted as
  * the server's. Options: one IPC message (too large for argv with many tenants' splits).
  * - `cold: false`: autocannon (POST `body` to `url`) for `duration` s with `connections`;
- * - `cold: true`: `connections` loops that each bump the tenant's receipt write version (as any
- *   receipt write does: the next count cannot come from the count cache) and then POST, timing
- *   the POST only;
+ * - `cold: 'write' | 'recount'`: `connections` loops that each bump the tenant's receipt write
+ *   version first (BUMP_SQL) and then POST, timing the POST only;
  * - `writes`: autocannon POSTing a new receipt per request (`url` is the base URL) with a fresh
  *   Idempotency-Key, round-robin over the tenants given, each to a random split of its tenant.
  * Prints one JSON line: { rps, p50, p99, requests, non2xx } (rps counts 2xx responses only).
@@ -35,7 +34,7 @@ interface LoadOptions {
   body: string;
   connections: number;
   duration: number;
-  cold: boolean;
+  cold: false | 'write' | 'recount';
   ownerUrl: string;
   tenantId: string;
   writes?: WriteTarget[];
@@ -92,6 +91,18 @@ function writeRequest(targets: WriteTarget[]): autocannon.Request {
   };
 }
 
+/**
+ * `write`: what any receipt write does to the tenant's search version (a cached count is brought
+ * up to date with the receipts inserted since); `recount`: also moves reset_version, so the next
+ * count starts from scratch (a filter never counted before).
+ */
+export const BUMP_SQL = {
+  write: `INSERT INTO receipt_search_versions AS v (tenant_id, version) VALUES ($1, 1)
+          ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1`,
+  recount: `INSERT INTO receipt_search_versions AS v (tenant_id, version, reset_version) VALUES ($1, 1, 1)
+            ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1, reset_version = v.version + 1`,
+} as const;
+
 async function cold(o: LoadOptions): Promise<LoadResult> {
   const times: number[] = [];
   let non2xx = 0;
@@ -101,11 +112,7 @@ async function cold(o: LoadOptions): Promise<LoadResult> {
     await owner.connect();
     try {
       while (Date.now() < end) {
-        await owner.query(
-          `INSERT INTO receipt_search_versions AS v (tenant_id, version, reset_version) VALUES ($1, 1, 1)
-           ON CONFLICT (tenant_id) DO UPDATE SET version = v.version + 1, reset_version = v.version + 1`,
-          [o.tenantId],
-        );
+        await owner.query(BUMP_SQL[o.cold === 'recount' ? 'recount' : 'write'], [o.tenantId]);
         const start = performance.now();
         const res = await fetch(o.url, { method: 'POST', headers: o.headers, body: o.body });
         await res.arrayBuffer();
@@ -129,7 +136,7 @@ async function cold(o: LoadOptions): Promise<LoadResult> {
 }
 
 async function run(o: LoadOptions): Promise<void> {
-  const result = await (o.cold ? cold(o) : cached(o));
+  const result = await (o.cold === false ? cached(o) : cold(o));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.disconnect?.();
 }
