@@ -45,8 +45,9 @@ interface ReceiptRef {
  * or (cancelling) the receipt, then last the tenant's search version row - so concurrent writers
  * queue instead of deadlocking, and a split is never overpaid: the pending amount is read under
  * the split's row lock. The number is allocated as late as possible, because its counter row is
- * the hottest lock of the tenant, and after it only two statements run before commit (claim the
- * number; bump the version, insert and read back the receipt); a failed receipt rolls back and
+ * the hottest lock of the tenant, and after it only the number claim and one statement (bump the
+ * version, insert and read back the receipt) run, then the idempotency record if any, then
+ * commit; a failed receipt rolls back and
  * consumes no number. The search version is bumped before the receipt row is written so the row
  * carries it (`inserted_version`): held until commit, that lock makes commit order equal version
  * order, which incremental exact counts rely on (search/exact-counts.ts).
