@@ -528,10 +528,10 @@ async function main(): Promise<void> {
         const statements: Record<Target, string[]> = { service: [], floor: [] };
         const bodies: Record<Target, unknown> = { service: null, floor: null };
         for (const target of ['service', 'floor'] as const) {
-          if (sc.kind === 'search') {
-            if (sc.cold !== false) await bump(sc.tenant, sc.cold);
-            else await request(target, sc); // the count is cached after this one
-          }
+          // Warm: the tenant record is cached after this one (both keep it 5 s), and so is the
+          // count of a cached scenario; a cold one then gets its bump.
+          await request(target, sc, ++n);
+          if (sc.kind === 'search' && sc.cold !== false) await bump(sc.tenant, sc.cold);
           await log.take(apps[target]);
           bodies[target] = await request(target, sc, ++n);
           statements[target] = await log.take(apps[target]);

@@ -139,6 +139,17 @@ describe('search totals after writes', () => {
     expect(await total(a, tenant.key, paid)).toBe(await fresh(tenant.id, `d.status = 'PAID'`));
   });
 
+  it('keeps no GIN pending list on the trigram indexes that every receipt write touches', async () => {
+    const { rows } = await owner.query<{ relname: string; reloptions: string[] | null }>(
+      `SELECT relname, reloptions FROM pg_class
+        WHERE relname IN ('receipts_text_trgm_idx', 'demands_text_trgm_idx') ORDER BY relname`,
+    );
+    expect(rows.map((r) => [r.relname, r.reloptions])).toEqual([
+      ['demands_text_trgm_idx', ['fastupdate=off']],
+      ['receipts_text_trgm_idx', ['fastupdate=off']],
+    ]);
+  });
+
   it("keeps each tenant's totals apart", async () => {
     const mine = await total(a, tenant.key);
     const mineActive = await total(a, tenant.key, active);

@@ -6,6 +6,7 @@ import { Housekeeping1764000000000 } from '../../migrations/1764000000000-Housek
 import { IncrementalCounts1764200000000 } from '../../migrations/1764200000000-IncrementalCounts';
 import { CountIndexes1764200000001 } from '../../migrations/1764200000001-CountIndexes';
 import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-KeywordSearch';
+import { SearchIndexUpkeep1764400000000 } from '../../migrations/1764400000000-SearchIndexUpkeep';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   IncrementalCounts1764200000000,
   CountIndexes1764200000001,
   KeywordSearch1764300000000,
+  SearchIndexUpkeep1764400000000,
 ];
 
 export function dataSourceOptions(

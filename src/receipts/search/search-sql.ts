@@ -310,6 +310,10 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     idsParams: [...p.values],
     countSql: countWhere(''),
     countParams,
-    countInsertedAfter: (versionParam) => countWhere(` AND r.inserted_version > ${versionParam}`),
+    // The few receipts inserted since a cached count are checked directly (by the
+    // (tenant_id, inserted_version) index), without running the trigram lookups again.
+    countInsertedAfter: (versionParam) =>
+      `SELECT count(*)::bigint AS total FROM receipts r WHERE ` +
+      `${where.replace(KEYWORD_SLOT, keywordScanCondition(k))} AND r.inserted_version > ${versionParam}`,
   };
 }
