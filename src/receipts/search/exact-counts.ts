@@ -116,10 +116,22 @@ export function incrementalCountSql(
     ...(deps.demandStatus ? [`v.demand_status_version > ${cached}`] : []),
   ].join(' OR ');
   const unless = options.unless ? `${options.unless} THEN NULL WHEN ` : '';
+  // Only the branch that can run is written out: planning the other costs PostgreSQL more than
+  // running the delta does (about 1 ms per search with both, measured at 400k receipts).
+  const total =
+    options.only === 'delta'
+      ? 'NULL::bigint'
+      : options.only === 'full'
+        ? `CASE WHEN ${unless}true THEN (${sql.countSql}) END`
+        : `CASE WHEN ${unless}${stale} THEN (${sql.countSql}) END`;
+  const added =
+    options.only === 'full'
+      ? 'NULL::bigint'
+      : `CASE WHEN ${unless}NOT (${stale}) THEN (${sql.countInsertedAfter(cached)}) END`;
   return (
     `SELECT v.version::text AS version,` +
-    ` CASE WHEN ${unless}${stale} THEN (${sql.countSql}) END AS total,` +
-    ` CASE WHEN ${unless}NOT (${stale}) THEN (${sql.countInsertedAfter(cached)}) END AS added` +
+    ` ${total} AS total,` +
+    ` ${added} AS added` +
     ` FROM (SELECT coalesce(max(version), 0) AS version,` +
     ` coalesce(max(receipt_status_version), 0) AS receipt_status_version,` +
     ` coalesce(max(demand_status_version), 0) AS demand_status_version,` +
@@ -133,6 +145,12 @@ export interface IncrementalCountOptions {
   readonly cachedVersionParam?: string;
   /** A condition under which nothing is counted (total and added are NULL): the total is known. */
   readonly unless?: string;
+  /**
+   * `full`: always count from scratch; `delta`: only what was inserted since the cached version,
+   * and neither (both NULL) when that is stale, so the caller recounts (count()). Default: both,
+   * chosen in SQL.
+   */
+  readonly only?: 'full' | 'delta';
 }
 
 /** What the count statement returns (exact-counts' columns). */

@@ -3,9 +3,11 @@
  *
  * 1. `page`: the page's ids, from the receipts table alone in the requested order (idsSql:
  *    joined-table filters as EXISTS, ordered by an index, LIMIT/OFFSET on index entries);
- * 2. the exact total (exact-counts.ts: the tenant's write versions and either a count or the
- *    receipts inserted since a cached count), skipped when the page itself proves the total: a
- *    non-empty page shorter than `size` (total = offset + rows) or an empty first page (0);
+ * 2. the exact total (exact-counts.ts: the tenant's write versions and either a count or, when
+ *    a count is cached, the receipts inserted since), skipped when the page itself proves the
+ *    total: a non-empty page shorter than `size` (total = offset + rows) or an empty first page
+ *    (0). A cached count that went stale (a change its filter reads) is recounted by a second
+ *    statement, rarely;
  * 3. the page's rows joined to their split and demand, in page order.
  *
  * Shared by ReceiptsService and the benchmark's bare floor, so both run the same SQL.
@@ -29,6 +31,9 @@ import {
 import { ParsedSearchRequest } from './search-request';
 import { CompiledSearch, compileSearch } from './search-sql';
 
+/** The bind value for "no cached count" (exact-counts.ts). */
+const NOTHING_CACHED = '-1';
+
 /** One row per receipt of the page (or one row of NULL receipt columns for an empty page). */
 type SearchPageRow = CountColumns & { page_length: number } & (
     (ReceiptRow & { page_index: string }) | { [K in keyof ReceiptRow]: null }
@@ -41,7 +46,7 @@ export interface SearchPageStatement {
 
 /**
  * The statement for `sql` (compiled for one tenant, bound as `$1`). Binds: countParams, then
- * LIMIT, OFFSET (as in idsSql), then the cached count's version (`-1`: none).
+ * LIMIT, OFFSET (as in idsSql), then the cached count's version (not bound when none is cached).
  */
 export function searchPageStatement(
   parsed: ParsedSearchRequest,
@@ -55,6 +60,7 @@ export function searchPageStatement(
   const count = incrementalCountSql(sql, countDependencies(parsed), {
     cachedVersionParam: cached,
     unless: proven,
+    only: cachedVersion === NOTHING_CACHED ? 'full' : 'delta',
   });
   const text =
     `WITH page AS MATERIALIZED (SELECT ARRAY(${sql.idsSql}) AS ids) ` +
@@ -64,7 +70,10 @@ export function searchPageStatement(
     `FROM unnest(page.ids) WITH ORDINALITY AS o(id, n) ` +
     `JOIN receipts r ON r.tenant_id = $1::uuid AND r.id = o.id ${RECEIPT_ROW_JOINS}) x ON true ` +
     `ORDER BY x.page_index`;
-  return { text, params: [...sql.idsParams, cachedVersion] };
+  // Without a cached count the statement has no use for the version (an unused bind is an error).
+  const params =
+    cachedVersion === NOTHING_CACHED ? [...sql.idsParams] : [...sql.idsParams, cachedVersion];
+  return { text, params };
 }
 
 /** Runs one search page through `query` (the request's tenant transaction). */
@@ -81,7 +90,12 @@ export async function searchPage(
   const first = rows[0];
   const offset = parsed.page * parsed.size;
   const proven = first.page_length > 0 ? first.page_length < parsed.size : parsed.page === 0;
-  const totalElements = proven ? offset + first.page_length : counts.settle(prepared, first);
+  const totalElements = proven
+    ? offset + first.page_length
+    : first.total !== null || first.added !== null
+      ? counts.settle(prepared, first)
+      : // The cached count went stale (e.g. a cancel under a status filter): count afresh.
+        await counts.count(query, tenant.tenantId, sql, countDependencies(parsed));
   const content = rows.flatMap((row) => (row.id === null ? [] : [toReceiptView(row, tenant)]));
   return toReceiptPage(content, parsed.page, parsed.size, totalElements);
 }
