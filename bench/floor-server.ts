@@ -21,7 +21,7 @@ import { AddressInfo } from 'node:net';
 import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { parseLocalDate } from '@/common/dates/local-date';
-import { DemandStatus, PaymentMode } from '@/common/domain/enums';
+import { PaymentMode } from '@/common/domain/enums';
 import {
   IDEMPOTENCY_FIND_SQL,
   IDEMPOTENCY_LOCK_SQL,
@@ -40,6 +40,7 @@ import { applyPayment, pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
   LOCK_SPLIT_AND_DEMAND_SQL,
+  LockedSplitRow,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from '@/receipts/receipt-writes.sql';
 import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
@@ -218,18 +219,10 @@ export async function startFloor(
     const amount = decimalFromJson(body.amount);
     if (amount.lte(0)) throw new FloorError(422);
     const date = parseLocalDate(body.receivedDate);
-    const { rows: splits } = await db.query<{
-      id: string;
-      demand_id: string;
-      payer_type: string;
-      amount: string;
-      paid_amount: string;
-      status: DemandStatus;
-      d_booking_id: string;
-      d_total_amount: string;
-      d_received_amount: string;
-      d_status: DemandStatus;
-    }>(LOCK_SPLIT_AND_DEMAND_SQL, [tenant.tenantId, body.demandSplit]);
+    const { rows: splits } = await db.query<LockedSplitRow>(LOCK_SPLIT_AND_DEMAND_SQL, [
+      tenant.tenantId,
+      body.demandSplit,
+    ]);
     const split = splits[0];
     if (!split) throw new FloorError(404);
     if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') throw new FloorError(409);

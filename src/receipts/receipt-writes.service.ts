@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import Decimal from 'decimal.js';
-import { DemandStatus } from '@/common/domain/enums';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
@@ -12,25 +11,12 @@ import { ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
 import {
   INSERT_RECEIPT_SQL,
   LOCK_SPLIT_AND_DEMAND_SQL,
+  LockedSplitRow as LockedSplit,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from './receipt-writes.sql';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
 import { applyPayment, Payable, pendingAmount } from './payment-status';
 import { ReceiptsService } from './receipts.service';
-
-/** A split and its demand, locked (LOCK_SPLIT_AND_DEMAND_SQL). */
-interface LockedSplit {
-  id: string;
-  demand_id: string;
-  payer_type: string;
-  amount: string;
-  paid_amount: string;
-  status: DemandStatus;
-  d_booking_id: string;
-  d_total_amount: string;
-  d_received_amount: string;
-  d_status: DemandStatus;
-}
 
 interface ReceiptRef {
   id: string;

@@ -4,8 +4,23 @@
  * construction. Statements are combined where one round trip can do the work of several: every
  * round trip inside a write is time the tenant's number counter row stays locked.
  */
+import { DemandStatus } from '@/common/domain/enums';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './dto/receipt.view';
 import { RECEIPT_WRITE_VERSION_SQL } from './search/exact-counts';
+
+/** A split and its demand, locked (LOCK_SPLIT_AND_DEMAND_SQL). */
+export interface LockedSplitRow {
+  id: string;
+  demand_id: string;
+  payer_type: string;
+  amount: string;
+  paid_amount: string;
+  status: DemandStatus;
+  d_booking_id: string;
+  d_total_amount: string;
+  d_received_amount: string;
+  d_status: DemandStatus;
+}
 
 /**
  * Locks a split and then its demand (the first two places of the lock order: FOR UPDATE locks
