@@ -12,6 +12,8 @@ const common = {
   },
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
   testEnvironment: 'node',
+  // Not /tmp/jest_<uid> (jest's default): tests leave nothing behind outside the checkout.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };
 
 module.exports = {

@@ -155,7 +155,16 @@ export async function startEmbeddedPostgres(
     postgresPath: binaries.postgres,
     pgDir,
     port,
-    flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    // TCP on loopback only, and no Unix socket: a postmaster that is killed (kill -9, OOM)
+    // would leave its socket and lock file in /tmp, and nothing here connects through one.
+    flags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
     user: postgresOsUser(),
     logFile: join(dataDir, 'postgres.log'),
     canConnect: () => canConnect(urlFor(port, 'postgres')),
