@@ -19,7 +19,7 @@ import { parseSearchRequest } from '@/receipts/search/search-request';
 import { compileSearch } from '@/receipts/search/search-sql';
 import { CountIndexes1764200000001 } from '../migrations/1764200000001-CountIndexes';
 import { runBench, startBenchEnvironment } from './bench-support';
-import { bulkLoad, generateReceipts } from './receipt-data';
+import { loadSpread, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:counts [-- options]
 
@@ -69,8 +69,7 @@ async function main(): Promise<void> {
   const receipts = Number(values.receipts);
   const tenants = Number(values.tenants);
   const requests = Number(values.requests);
-  const hot = Math.round(receipts * Number(values['hot-share']));
-  const other = tenants > 1 ? Math.floor((receipts - hot) / (tenants - 1)) : 0;
+  const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
 
   const env = await startBenchEnvironment();
   const app = new Client({ connectionString: env.appUrl });
@@ -78,14 +77,10 @@ async function main(): Promise<void> {
   try {
     const created: { id: string; key: string }[] = [];
     for (let i = 0; i < tenants; i++) created.push(await env.createTenant(`t${i}`, `Bench ${i}`));
-    const started = Date.now();
-    await bulkLoad(env.owner, async () => {
-      for (const [i, t] of created.entries()) {
-        await generateReceipts(env.owner, t.id, i === 0 ? hot : other);
-      }
-    });
-    process.stdout.write(
-      `Generated ${hot + other * (tenants - 1)} receipts over ${tenants} tenants (hot ${hot}) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
     );
     const tenant = created[0];
     const headers = env.headers(tenant.key);

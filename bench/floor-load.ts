@@ -40,7 +40,8 @@ interface LoadOptions {
   writes?: WriteTarget[];
 }
 
-interface LoadResult {
+/** What one load run reports (one JSON line on stdout). */
+export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;

@@ -36,11 +36,13 @@ import { counterKey, renderNumber } from '@/numbering/number-pattern';
 import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
-import { applyPayment, pendingAmount } from '@/receipts/payment-status';
+import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
   LOCK_SPLIT_AND_DEMAND_SQL,
   LockedSplitRow,
+  insertReceiptParams,
+  splitAndDemandPayment,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from '@/receipts/receipt-writes.sql';
 import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
@@ -226,22 +228,11 @@ export async function startFloor(
     const split = splits[0];
     if (!split) throw new FloorError(404);
     if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') throw new FloorError(409);
-    const splitPayable = { total: split.amount, paid: split.paid_amount, status: split.status };
-    if (amount.gt(pendingAmount(splitPayable))) throw new FloorError(422);
-    const s = applyPayment(splitPayable, amount);
-    const d = applyPayment(
-      { total: split.d_total_amount, paid: split.d_received_amount, status: split.d_status },
-      amount,
-    );
-    await db.query(UPDATE_SPLIT_AND_DEMAND_SQL, [
-      tenant.tenantId,
-      split.id,
-      s.paid,
-      s.status,
-      split.demand_id,
-      d.paid,
-      d.status,
-    ]);
+    if (amount.gt(pendingAmount({ total: split.amount, paid: split.paid_amount }))) {
+      throw new FloorError(422);
+    }
+    const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
+    await db.query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
     const { rows: configs } = await db.query<Record<string, unknown>>(configLookup.sql, [
       tenant.tenantId,
     ]);
@@ -263,21 +254,10 @@ export async function startFloor(
       const claimed = await db.query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
       if (claimed.rows.length === 1) receiptNumber = number;
     }
-    const { rows: inserted } = await db.query<ReceiptRow>(INSERT_RECEIPT_SQL, [
-      tenant.tenantId,
-      false,
-      s.status !== split.status || d.status !== split.d_status,
-      split.id,
-      split.demand_id,
-      split.d_booking_id,
-      split.payer_type,
-      receiptNumber,
-      amount.toFixed(2),
-      body.paymentMode,
-      body.transactionRef,
-      body.receivedDate,
-      tenant.actor,
-    ]);
+    const { rows: inserted } = await db.query<ReceiptRow>(
+      INSERT_RECEIPT_SQL,
+      insertReceiptParams(tenant, split, receiptNumber, amount, body, payment.statusChanged),
+    );
     return toReceiptView(inserted[0], tenant);
   };
 

@@ -27,8 +27,8 @@ import {
   runBench,
   startBenchDatabase,
 } from './bench-support';
-import { BUMP_SQL, receiptBody, WriteTarget } from './floor-load';
-import { bulkLoad, generateReceipts } from './receipt-data';
+import { BUMP_SQL, LoadResult, receiptBody, WriteTarget } from './floor-load';
+import { loadSpread, spreadReceipts } from './receipt-data';
 
 const SCENARIO_IDS = [
   'first-page',
@@ -72,14 +72,6 @@ only (receipts/s). CPU ms/request: utime+stime of the server's own process over 
 divided by the requests completed; RSS: the server process's VmRSS sampled every 100 ms (max per
 scenario) and VmHWM (peak over the whole run).
 `;
-
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-}
 
 interface Measured extends LoadResult {
   cpuMsPerRequest: number;
@@ -323,8 +315,7 @@ async function main(): Promise<void> {
       `invalid options${unknown.length ? ` (unknown scenarios: ${unknown.join(', ')})` : ''}\n\n${help}`,
     );
   }
-  const hot = Math.round(receipts * hotShare);
-  const other = Math.floor((receipts - hot) / (tenants - 1));
+  const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
 
   const log = new StatementLog();
   const db = await startBenchDatabase({ onLog: log.onLog });
@@ -356,14 +347,10 @@ async function main(): Promise<void> {
     const { dbLockTimeoutMs, dbStatementTimeoutMs } = setup.get(AppConfig);
     await setup.close();
 
-    const started = Date.now();
-    await bulkLoad(owner, async () => {
-      for (const [i, t] of created.entries()) {
-        await generateReceipts(owner, t.id, i === 0 ? hot : other);
-      }
-    });
-    process.stdout.write(
-      `Generated ${hot + other * (tenants - 1)} receipts over ${tenants} tenants (hot tenant ${hot}, others ${other} each) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    await loadSpread(
+      owner,
+      created.map((t) => t.id),
+      { hot, other },
     );
 
     const servicePort = await freePort();

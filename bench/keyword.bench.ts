@@ -12,7 +12,8 @@ import { Client } from 'pg';
 import { parseSearchRequest } from '@/receipts/search/search-request';
 import { compileSearch } from '@/receipts/search/search-sql';
 import { runBench, startBenchEnvironment } from './bench-support';
-import { bulkLoad, generateReceipts } from './receipt-data';
+import type { LoadResult } from './floor-load';
+import { loadSpread, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:keyword [-- options]
 
@@ -29,14 +30,6 @@ const HELP = `npm run bench:keyword [-- options]
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4. Buyer names cycle
 over ten surnames, so "iyer" matches a tenth of the receipts (40,000 of 400,000).
 `;
-
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-}
 
 /** The cold-count loop of bench/floor-load.ts, in a child process (its CPU not counted here). */
 function load(options: Record<string, unknown>): Promise<LoadResult> {
@@ -108,8 +101,7 @@ async function main(): Promise<void> {
   ) {
     throw new Error(`invalid options\n\n${HELP}`);
   }
-  const hot = tenants === 1 ? receipts : Math.round(receipts * hotShare);
-  const other = tenants === 1 ? 0 : Math.floor((receipts - hot) / (tenants - 1));
+  const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
 
   const env = await startBenchEnvironment();
   try {
@@ -117,14 +109,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < tenants; i++) {
       created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
     }
-    const started = Date.now();
-    await bulkLoad(env.owner, async () => {
-      for (const [i, t] of created.entries()) {
-        await generateReceipts(env.owner, t.id, i === 0 ? hot : other);
-      }
-    });
-    process.stdout.write(
-      `Generated ${hot + other * (tenants - 1)} receipts over ${tenants} tenants (hot tenant ${hot}) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
     );
     const tenant = created[0];
     const headers = env.headers(tenant.key);

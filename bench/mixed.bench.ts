@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { AppConfig } from '@/common/config/app-config';
 import { PAYMENT_MODES } from '@/common/domain/enums';
 import { freePort, runBench, startBenchEnvironment } from './bench-support';
-import { bulkLoad, generateReceipts } from './receipt-data';
+import { loadSpread, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:mixed [-- options]
 
@@ -214,8 +214,7 @@ async function main(): Promise<void> {
   ) {
     throw new Error(`invalid options\n\n${HELP}`);
   }
-  const hot = Math.round(receipts * hotShare);
-  const other = Math.floor((receipts - hot) / (tenants - 1));
+  const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
   const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
   const env = await startBenchEnvironment();
@@ -225,14 +224,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < tenants; i++) {
       created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
     }
-    const started = Date.now();
-    await bulkLoad(env.owner, async () => {
-      for (const [i, t] of created.entries()) {
-        await generateReceipts(env.owner, t.id, i === 0 ? hot : other);
-      }
-    });
-    process.stdout.write(
-      `Generated ${hot + other * (tenants - 1)} receipts over ${tenants} tenants (hot tenant ${hot}, others ${other} each) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
     );
 
     // Open splits to record against: the generator's splits are 10,000,000 each and far from

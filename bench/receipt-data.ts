@@ -69,3 +69,30 @@ export async function bulkLoad(owner: Client, load: () => Promise<void>): Promis
   for (const index of gin) await owner.query(index.indexdef);
   await owner.query('VACUUM ANALYZE');
 }
+
+/** How the benches spread `receipts` over `tenants`: `hotShare` on the first, the rest evenly. */
+export function spreadReceipts(
+  receipts: number,
+  tenants: number,
+  hotShare: number,
+): { hot: number; other: number } {
+  if (tenants === 1) return { hot: receipts, other: 0 };
+  const hot = Math.round(receipts * hotShare);
+  return { hot, other: Math.floor((receipts - hot) / (tenants - 1)) };
+}
+
+/** Loads `hot` receipts on the first tenant and `other` on each of the rest (bulkLoad); says how long. */
+export async function loadSpread(
+  owner: Client,
+  tenantIds: string[],
+  { hot, other }: { hot: number; other: number },
+): Promise<void> {
+  const started = Date.now();
+  await bulkLoad(owner, async () => {
+    for (const [i, id] of tenantIds.entries())
+      await generateReceipts(owner, id, i === 0 ? hot : other);
+  });
+  process.stdout.write(
+    `Generated ${hot + other * (tenantIds.length - 1)} receipts over ${tenantIds.length} tenants (hot tenant ${hot}, others ${other} each) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+}

@@ -10,12 +10,14 @@ import { NumberingService } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
 import {
   INSERT_RECEIPT_SQL,
+  insertReceiptParams,
   LOCK_SPLIT_AND_DEMAND_SQL,
   LockedSplitRow as LockedSplit,
+  splitAndDemandPayment,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from './receipt-writes.sql';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
-import { applyPayment, Payable, pendingAmount } from './payment-status';
+import { pendingAmount } from './payment-status';
 import { ReceiptsService } from './receipts.service';
 
 interface ReceiptRef {
@@ -69,8 +71,7 @@ export class ReceiptWritesService {
         `Demand split ${split.id} ${split.status === 'CANCELLED' ? 'is' : 'belongs to a demand that is'} cancelled; it takes no receipts.`,
       );
     }
-    const splitPayable = payableOfSplit(split);
-    const pending = pendingAmount(splitPayable);
+    const pending = pendingAmount({ total: split.amount, paid: split.paid_amount });
     if (amount.gt(pending)) {
       const message = `amount ${amount.toFixed(2)} exceeds the pending amount ${pending.toFixed(2)} of the demand split`;
       throw AppError.unprocessable(
@@ -83,21 +84,10 @@ export class ReceiptWritesService {
 
     // Last: the counter row and then the version row stay locked until commit.
     const receiptNumber = await this.numbering.allocate(tenant, 'receipt', { date });
-    const [row] = await this.txHost.tx.query<ReceiptRow[]>(INSERT_RECEIPT_SQL, [
-      tenant.tenantId,
-      false,
-      demandStatusChanged,
-      split.id,
-      split.demand_id,
-      split.d_booking_id,
-      split.payer_type,
-      receiptNumber,
-      amount.toFixed(2),
-      body.paymentMode,
-      body.transactionRef,
-      body.receivedDate,
-      tenant.actor,
-    ]);
+    const [row] = await this.txHost.tx.query<ReceiptRow[]>(
+      INSERT_RECEIPT_SQL,
+      insertReceiptParams(tenant, split, receiptNumber, amount, body, demandStatusChanged),
+    );
     return toReceiptView(row, tenant);
   }
 
@@ -160,18 +150,9 @@ export class ReceiptWritesService {
     split: LockedSplit,
     amount: Decimal,
   ): Promise<boolean> {
-    const splitUpdate = applyPayment(payableOfSplit(split), amount);
-    const demandUpdate = applyPayment(payableOfDemand(split), amount);
-    await this.txHost.tx.query(UPDATE_SPLIT_AND_DEMAND_SQL, [
-      tenant.tenantId,
-      split.id,
-      splitUpdate.paid,
-      splitUpdate.status,
-      split.demand_id,
-      demandUpdate.paid,
-      demandUpdate.status,
-    ]);
-    return splitUpdate.status !== split.status || demandUpdate.status !== split.d_status;
+    const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
+    await this.txHost.tx.query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
+    return payment.statusChanged;
   }
 
   private async load(tenant: TenantContext, id: string): Promise<ReceiptView> {
@@ -183,14 +164,3 @@ export class ReceiptWritesService {
 
 const receiptNotFound = (id: string) =>
   AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
-
-const payableOfSplit = (s: LockedSplit): Payable => ({
-  total: s.amount,
-  paid: s.paid_amount,
-  status: s.status,
-});
-const payableOfDemand = (s: LockedSplit): Payable => ({
-  total: s.d_total_amount,
-  paid: s.d_received_amount,
-  status: s.d_status,
-});

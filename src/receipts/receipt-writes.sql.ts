@@ -4,8 +4,11 @@
  * construction. Statements are combined where one round trip can do the work of several: every
  * round trip inside a write is time the tenant's number counter row stays locked.
  */
-import { DemandStatus } from '@/common/domain/enums';
+import Decimal from 'decimal.js';
+import { DemandStatus, PaymentMode } from '@/common/domain/enums';
+import { TenantContext } from '@/common/tenancy/tenant-context';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './dto/receipt.view';
+import { applyPayment } from './payment-status';
 import { RECEIPT_WRITE_VERSION_SQL } from './search/exact-counts';
 
 /** A split and its demand, locked (LOCK_SPLIT_AND_DEMAND_SQL). */
@@ -64,3 +67,63 @@ export const INSERT_RECEIPT_SQL = `WITH version AS (${RECEIPT_WRITE_VERSION_SQL}
          FROM version
        RETURNING *)
 SELECT ${RECEIPT_ROW_COLUMNS} FROM r ${RECEIPT_ROW_JOINS}`;
+
+/** What recording (amount > 0) or cancelling (amount < 0) does to a locked split and demand. */
+export interface SplitAndDemandPayment {
+  /** Binds of UPDATE_SPLIT_AND_DEMAND_SQL. */
+  params: unknown[];
+  /** Whether the split's or the demand's status changes (a filter on them must recount). */
+  statusChanged: boolean;
+}
+
+export function splitAndDemandPayment(
+  tenantId: string,
+  split: LockedSplitRow,
+  amount: Decimal,
+): SplitAndDemandPayment {
+  const s = applyPayment(
+    { total: split.amount, paid: split.paid_amount, status: split.status },
+    amount,
+  );
+  const d = applyPayment(
+    { total: split.d_total_amount, paid: split.d_received_amount, status: split.d_status },
+    amount,
+  );
+  return {
+    params: [tenantId, split.id, s.paid, s.status, split.demand_id, d.paid, d.status],
+    statusChanged: s.status !== split.status || d.status !== split.d_status,
+  };
+}
+
+/** The receipt's own fields, as the request gives them. */
+export interface NewReceipt {
+  paymentMode: PaymentMode;
+  transactionRef: string;
+  receivedDate: string;
+}
+
+/** Binds of INSERT_RECEIPT_SQL for a receipt of `amount` on a locked split. */
+export function insertReceiptParams(
+  tenant: TenantContext,
+  split: LockedSplitRow,
+  receiptNumber: string,
+  amount: Decimal,
+  receipt: NewReceipt,
+  demandStatusChanged: boolean,
+): unknown[] {
+  return [
+    tenant.tenantId,
+    false,
+    demandStatusChanged,
+    split.id,
+    split.demand_id,
+    split.d_booking_id,
+    split.payer_type,
+    receiptNumber,
+    amount.toFixed(2),
+    receipt.paymentMode,
+    receipt.transactionRef,
+    receipt.receivedDate,
+    tenant.actor,
+  ];
+}

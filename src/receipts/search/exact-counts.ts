@@ -40,10 +40,7 @@ export interface CountDependencies {
 }
 
 /** What a receipt write changed, besides inserting the receipts it stamps. */
-export interface ReceiptWriteChanges {
-  readonly receiptStatus: boolean;
-  readonly demandStatus: boolean;
-}
+export type ReceiptWriteChanges = CountDependencies;
 
 /**
  * The searchable columns a write may change after insertion (`source.column`), and what they
@@ -90,6 +87,9 @@ export const MAX_VERSIONS_BEHIND = 5_000;
 const COUNT_CACHE_ENTRIES = 20_000;
 
 export type QueryFn = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** The bind value for the cached version when nothing usable is cached. */
+export const NOTHING_CACHED = '-1';
 
 interface CachedCount {
   readonly total: number;
@@ -197,7 +197,7 @@ export class ExactCounts {
     const cached = this.cache.get(key);
     return {
       key,
-      cachedVersion: cached ? cached.version.toString() : '-1',
+      cachedVersion: cached ? cached.version.toString() : NOTHING_CACHED,
       cachedTotal: cached?.total ?? 0,
     };
   }

@@ -26,13 +26,11 @@ import {
   countDependencies,
   ExactCounts,
   incrementalCountSql,
+  NOTHING_CACHED,
   QueryFn,
 } from './exact-counts';
 import { ParsedSearchRequest } from './search-request';
 import { CompiledSearch, compileSearch } from './search-sql';
-
-/** The bind value for "no cached count" (exact-counts.ts). */
-const NOTHING_CACHED = '-1';
 
 /** One row per receipt of the page (or one row of NULL receipt columns for an empty page). */
 type SearchPageRow = CountColumns & { page_length: number } & (

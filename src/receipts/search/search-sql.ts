@@ -288,7 +288,8 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
       `(r.demand_id = ANY ((SELECT demand_ids FROM kw)::uuid[]) ` +
         `OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))`,
     ) + ` AND ${withinCap}`;
-  const scanWhere = where.replace(KEYWORD_SLOT, keywordScanCondition(k)) + ` AND NOT ${withinCap}`;
+  const scanOnlyWhere = where.replace(KEYWORD_SLOT, keywordScanCondition(k));
+  const scanWhere = `${scanOnlyWhere} AND NOT ${withinCap}`;
   const countParams = [...p.values];
   const limit = p.add(parsed.size);
   const offset = p.add(parsed.page * parsed.size);
@@ -313,7 +314,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     // The few receipts inserted since a cached count are checked directly (by the
     // (tenant_id, inserted_version) index), without running the trigram lookups again.
     countInsertedAfter: (versionParam) =>
-      `SELECT count(*)::bigint AS total FROM receipts r WHERE ` +
-      `${where.replace(KEYWORD_SLOT, keywordScanCondition(k))} AND r.inserted_version > ${versionParam}`,
+      `SELECT count(*)::bigint AS total FROM receipts r ` +
+      `WHERE ${scanOnlyWhere} AND r.inserted_version > ${versionParam}`,
   };
 }
