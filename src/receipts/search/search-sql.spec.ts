@@ -69,6 +69,24 @@ describe('compileSearch', () => {
     expect(c.idsSql).toContain('ORDER BY r.status ASC, r.id DESC LIMIT');
   });
 
+  it('selects every match with the count conditions and exposes the order', () => {
+    const c = compile([{ field: 'status', type: 'eq', query: 'active' }], { sort: 'amount,asc' });
+    expect(c.matchSql('r.id, r.amount')).toBe(
+      `SELECT r.id, r.amount FROM receipts r WHERE ${whereOf(c.countSql)}`,
+    );
+    expect(c.orderBy).toBe('r.amount ASC, r.id DESC');
+    expectParamsConsistent(c.matchSql('r.id'), c.countParams);
+  });
+
+  it('selects keyword matches from both branches with the count parameters', () => {
+    const c = compile([{ field: 'keyword', type: 'contains', query: 'iyer' }]);
+    const sql = c.matchSql('r.id');
+    expect(sql).toMatch(/^WITH kw AS MATERIALIZED/);
+    expect(count(sql, 'UNION ALL')).toBe(1);
+    expect(count(sql, 'SELECT r.id FROM receipts r WHERE')).toBe(2);
+    expectParamsConsistent(sql, c.countParams);
+  });
+
   it('uses the same conditions and parameters for ids and count', () => {
     const c = compile([
       { field: 'status', type: 'eq', query: 'active' },

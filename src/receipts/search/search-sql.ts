@@ -33,6 +33,15 @@ export interface CompiledSearch {
    * `versionParam` (e.g. `$5`): what a cached count gained since (exact-counts.ts).
    */
   countInsertedAfter(versionParam: string): string;
+  /**
+   * Every matching receipt, unordered and unpaged: `SELECT <columns> FROM receipts r WHERE ...`
+   * (the keyword form is a `WITH ... UNION ALL` of its two branches, of which one is empty).
+   * Binds countParams. `columns` may reference only `r`; the statement can be wrapped as a
+   * subquery (summaries group it, exports order and stream it).
+   */
+  matchSql(columns: string): string;
+  /** The ORDER BY list of the request's sort over `r` (ends with the id tie-break). */
+  readonly orderBy: string;
 }
 
 /** Collects bind values and hands out their `$n` placeholders. */
@@ -270,6 +279,8 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
       countSql,
       countParams,
       countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
+      matchSql: (columns) => `SELECT ${columns} FROM receipts r WHERE ${where}`,
+      orderBy,
     };
   }
 
@@ -316,5 +327,9 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     countInsertedAfter: (versionParam) =>
       `SELECT count(*)::bigint AS total FROM receipts r ` +
       `WHERE ${scanOnlyWhere} AND r.inserted_version > ${versionParam}`,
+    matchSql: (columns) =>
+      `${cte} SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ` +
+      `UNION ALL SELECT ${columns} FROM receipts r WHERE ${scanWhere}`,
+    orderBy,
   };
 }
