@@ -14,6 +14,8 @@ import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { ReceiptPage, ReceiptView } from './dto/receipt.view';
+import { ReceiptSummaryView } from './dto/receipt-summary.view';
+import { SUMMARY_GROUPS } from './summary/receipt-summary';
 import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
 import { SearchFilterDto } from './dto/search-receipts.dto';
 import { ReceiptWritesService } from './receipt-writes.service';
@@ -155,6 +157,49 @@ export class ReceiptsController {
   @ApiOkResponse({ type: ReceiptPage })
   search(@Tenant() tenant: TenantContext, @Query() query: RawSearchQuery, @Body() body: unknown) {
     return this.receipts.search(tenant, query, body);
+  }
+
+  @Post('summary')
+  @HttpCode(200)
+  @RequireScopes('receipts:read')
+  @ApiOperation({
+    summary: 'Totals (count and exact sum) of the receipts a search with these filters finds.',
+    description:
+      "The body is exactly the search body (POST /receipts/search: same fields, operators and 400s); there is no paging. count equals search's totalElements for the same filters. Cancelled and bounced receipts count only if the filters let them through: filter status EQUALS ACTIVE for money in hand. With groupBy, one group per distinct value among the matches, ordered by key ascending (byte order); the groups add up to the totals. Errors: 400 VALIDATION_FAILED naming groupBy (listing the allowed values) or the offending filter.",
+  })
+  @ApiQuery({
+    name: 'groupBy',
+    required: false,
+    description: 'Group the totals by this field (receivedMonth keys are YYYY-MM).',
+    schema: { type: 'string', enum: [...SUMMARY_GROUPS], example: 'paymentMode' },
+  })
+  @ApiBody({
+    type: [SearchFilterDto],
+    required: false,
+    examples: {
+      none: { summary: 'Everything', value: [] },
+      collectedThisMonth: {
+        summary: 'Money in hand received in November 2026',
+        value: [
+          { field: 'status', query: 'ACTIVE', type: 'EQUALS' },
+          { field: 'receivedDate', query: '2026-11-01,2026-11-30', type: 'BETWEEN' },
+        ],
+      },
+    },
+  })
+  @ApiOkResponse({ type: ReceiptSummaryView })
+  @ApiProblems({
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    detail:
+      'groupBy must be one of paymentMode, status, payerType, demandType, receivedMonth, receivedDate.',
+  })
+  summary(
+    @Tenant() tenant: TenantContext,
+    @Query('groupBy') groupBy: unknown,
+    @Body() body: unknown,
+  ) {
+    return this.receipts.summary(tenant, groupBy, body);
   }
 
   @Get(':id')

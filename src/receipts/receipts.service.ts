@@ -10,7 +10,11 @@ import {
   ReceiptView,
   toReceiptView,
 } from './dto/receipt.view';
+import { ReceiptSummaryView } from './dto/receipt-summary.view';
 import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
+import { compileSearch } from './search/search-sql';
+import { parseGroupBy, summaryStatement, SummaryRow } from './summary/receipt-summary';
+import { toMoney } from '@/common/money/money';
 import { searchPage } from './search/search-page';
 import { parseSearchRequest, RawSearchQuery } from './search/search-request';
 
@@ -36,6 +40,32 @@ export class ReceiptsService {
       parseSearchRequest(query, body),
       this.counts,
     );
+  }
+
+  /** Totals for the search filters in `body`, optionally grouped (contract §7.1). */
+  async summary(
+    tenant: TenantContext,
+    groupBy: unknown,
+    body: unknown,
+  ): Promise<ReceiptSummaryView> {
+    const group = parseGroupBy(groupBy);
+    const sql = compileSearch(parseSearchRequest({}, body), tenant.tenantId);
+    const rows = await this.txHost.tx.query<SummaryRow[]>(
+      summaryStatement(sql, group),
+      sql.countParams,
+    );
+    const money = (amount: string) => toMoney(amount, tenant.currency, tenant.locale);
+    const total = rows.find((row) => row.total_row);
+    if (!total) throw new Error('receipt summary: the total row is missing');
+    return {
+      count: Number(total.count),
+      amount: money(total.amount),
+      groups: rows.flatMap((row) =>
+        row.total_row || row.key === null
+          ? []
+          : [{ key: row.key, count: Number(row.count), amount: money(row.amount) }],
+      ),
+    };
   }
 
   /**
