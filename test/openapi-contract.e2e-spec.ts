@@ -161,6 +161,14 @@ describe('live responses match the committed OpenAPI document', () => {
     const badSort = http().post('/receipts/search?sort=nope,desc').set(as(tenant)).send([]);
     expect((await call('POST /receipts/search', badSort)).status).toBe(400);
 
+    const summary = http()
+      .post('/receipts/summary?groupBy=paymentMode')
+      .set(as(tenant))
+      .send([{ field: 'status', query: 'ACTIVE', type: 'EQUALS' }]);
+    expect((await call('POST /receipts/summary', summary)).status).toBe(200);
+    const badGroup = http().post('/receipts/summary?groupBy=unit').set(as(tenant)).send([]);
+    expect((await call('POST /receipts/summary', badGroup)).status).toBe(400);
+
     const cancel = (tenantKey: string) =>
       http().post(`/receipts/${id}/cancel`).set(as(tenantKey)).send({ reason: 'Cheque bounced' });
     expect((await call('POST /receipts/{id}/cancel', cancel(other))).status).toBe(404);
