@@ -27,6 +27,7 @@ import { HealthModule } from '@/health/health.module';
 import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
+import { CancellationsModule } from '@/cancellations/cancellations.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
 import { BookingsModule } from '@/bookings/bookings.module';
@@ -91,6 +92,7 @@ export class AppModule {
         BookingsModule,
         DemandsModule,
         ReceiptsModule,
+        CancellationsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -462,7 +462,7 @@ describe('write side: bookings, demands, receipts', () => {
       await db.query(`UPDATE demands SET status = 'CANCELLED' WHERE id = $1`, [d2.id]);
       const r2 = await post(t, tenant, '/receipts', receiptBody(d2.splits[0].id));
       expect(r2.status).toBe(409);
-      expect(r2.body.code).toBe('DEMAND_SPLIT_CANCELLED');
+      expect(r2.body.code).toBe('DEMAND_CANCELLED');
       const n = await db.query(
         `SELECT count(*)::int AS n FROM receipts WHERE demand_id = ANY($1::uuid[])`,
         [[d1.id, d2.id]],
@@ -606,13 +606,13 @@ describe('write side: bookings, demands, receipts', () => {
       expect(active.map((r) => r.id)).toEqual([first.id]);
 
       const rows = await db.query(
-        `SELECT status, cancel_reason, cancelled_by, cancelled_at IS NOT NULL AS has_time FROM receipts WHERE id = $1`,
+        `SELECT status, status_reason, status_changed_by, status_changed_at IS NOT NULL AS has_time FROM receipts WHERE id = $1`,
         [second.id],
       );
       expect(rows[0]).toEqual({
         status: 'CANCELLED',
-        cancel_reason: 'Cheque bounced',
-        cancelled_by: 'arjun.mehta',
+        status_reason: 'Cheque bounced',
+        status_changed_by: 'arjun.mehta',
         has_time: true,
       });
 
@@ -639,7 +639,7 @@ describe('write side: bookings, demands, receipts', () => {
       await cancelReceipt(t, tenant, receipt.id);
       const res = await post(t, tenant, `/receipts/${receipt.id}/cancel`, { reason: 'again' });
       expect(res.status).toBe(409);
-      expect(res.body.code).toBe('RECEIPT_ALREADY_CANCELLED');
+      expect(res.body.code).toBe('RECEIPT_NOT_ACTIVE');
       const split = await db.query(
         `SELECT paid_amount::text AS paid FROM demand_splits WHERE id = $1`,
         [receipt.demandSplit],

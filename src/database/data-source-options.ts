@@ -7,6 +7,7 @@ import { IncrementalCounts1764200000000 } from '../../migrations/1764200000000-I
 import { CountIndexes1764200000001 } from '../../migrations/1764200000001-CountIndexes';
 import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-KeywordSearch';
 import { SearchIndexUpkeep1764400000000 } from '../../migrations/1764400000000-SearchIndexUpkeep';
+import { StatusChanges1764500000000 } from '../../migrations/1764500000000-StatusChanges';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   CountIndexes1764200000001,
   KeywordSearch1764300000000,
   SearchIndexUpkeep1764400000000,
+  StatusChanges1764500000000,
 ];
 
 export function dataSourceOptions(

@@ -52,7 +52,9 @@ export class DemandsService {
 
     const em = this.txHost.tx;
     const [booking] = await em.query<BookingRef[]>(
-      `SELECT booking_number, unit_id, buyer_name, status FROM bookings WHERE tenant_id = $1 AND id = $2`,
+      // FOR SHARE: a booking being cancelled waits for this demand, or this waits and sees it cancelled.
+      `SELECT booking_number, unit_id, buyer_name, status FROM bookings
+        WHERE tenant_id = $1 AND id = $2 FOR SHARE`,
       [tenant.tenantId, body.booking],
     );
     if (!booking) throw bookingNotFound(body.booking);

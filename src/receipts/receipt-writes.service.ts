@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import Decimal from 'decimal.js';
+import { PayerType } from '@/common/domain/enums';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
-import { parseLocalDate } from '@/common/dates/local-date';
+import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { DemandsService } from '@/demands/demands.service';
 import { NumberingService } from '@/numbering/numbering.service';
-import { ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
+import { BouncedReceiptView, ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
 import {
   INSERT_RECEIPT_SQL,
   insertReceiptParams,
@@ -16,15 +18,37 @@ import {
   splitAndDemandPayment,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from './receipt-writes.sql';
-import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
+import {
+  BounceReceiptRequest,
+  CancelReceiptRequest,
+  RecordReceiptRequest,
+} from './dto/receipt-writes.dto';
 import { pendingAmount } from './payment-status';
 import { ReceiptsService } from './receipts.service';
 
 interface ReceiptRef {
   id: string;
   demand_split_id: string;
+  booking_id: string;
   amount: string;
   status: string;
+  payment_mode: string;
+  receipt_number: string;
+  received_date: string;
+}
+
+const RECEIPT_REF_COLUMNS = `id, demand_split_id, booking_id, amount::text AS amount, status, payment_mode,
+       receipt_number, received_date::text AS received_date`;
+
+/** Only paper instruments can bounce (contract §7.4). */
+const BOUNCEABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
+
+/** How a receipt leaves ACTIVE. */
+interface StatusChange {
+  status: 'CANCELLED' | 'BOUNCED';
+  reason: string;
+  /** The business date of the change (YYYY-MM-DD). */
+  on: string;
 }
 
 /**
@@ -46,6 +70,7 @@ export class ReceiptWritesService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
+    private readonly demands: DemandsService,
   ) {}
 
   async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
@@ -65,10 +90,16 @@ export class ReceiptWritesService {
         `Demand split ${body.demandSplit} was not found.`,
       );
     }
-    if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') {
+    if (split.d_status === 'CANCELLED') {
+      throw AppError.conflict(
+        'DEMAND_CANCELLED',
+        `Demand split ${split.id} belongs to demand ${split.demand_id}, which is cancelled; it takes no receipts.`,
+      );
+    }
+    if (split.status === 'CANCELLED') {
       throw AppError.conflict(
         'DEMAND_SPLIT_CANCELLED',
-        `Demand split ${split.id} ${split.status === 'CANCELLED' ? 'is' : 'belongs to a demand that is'} cancelled; it takes no receipts.`,
+        `Demand split ${split.id} is cancelled; it takes no receipts.`,
       );
     }
     const pending = pendingAmount({ total: split.amount, paid: split.paid_amount });
@@ -96,23 +127,105 @@ export class ReceiptWritesService {
     id: string,
     body: CancelReceiptRequest,
   ): Promise<ReceiptView> {
+    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    await this.leaveActive(tenant, id, false, (receipt) => {
+      assertActive(receipt);
+      return { status: 'CANCELLED', reason: body.reason, on: today };
+    });
+    return this.load(tenant, id);
+  }
+
+  /**
+   * A cheque or draft that did not clear (contract §7.4): the receipt becomes BOUNCED and its
+   * amount leaves the split and demand exactly as on cancel; charges raise a MANUAL demand on
+   * the same booking, for the same payer, in the same transaction.
+   */
+  async bounce(
+    tenant: TenantContext,
+    id: string,
+    body: BounceReceiptRequest,
+  ): Promise<BouncedReceiptView> {
+    const bouncedOn = formatLocalDate(parseLocalDate(body.bouncedOn));
+    const charges =
+      body.charges === undefined || body.charges === null ? null : decimalFromJson(body.charges);
+    // Raising the charges demand takes the booking (FOR SHARE, like any new demand): take it
+    // first, as cancelling a booking does, so the two never lock in opposite orders.
+    const receipt = await this.leaveActive(tenant, id, charges !== null, (found) => {
+      if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
+        throw AppError.conflict(
+          'RECEIPT_NOT_BOUNCEABLE',
+          `Receipt ${id} was paid by ${found.payment_mode}; only CHEQUE and DEMAND_DRAFT receipts can bounce.`,
+        );
+      }
+      assertActive(found);
+      if (bouncedOn < found.received_date) {
+        throw AppError.unprocessable(
+          'BOUNCE_BEFORE_RECEIPT',
+          `Receipt ${id} was received on ${found.received_date}; it cannot bounce on ${bouncedOn}.`,
+          [
+            {
+              field: 'bouncedOn',
+              message: `must not be before receivedDate ${found.received_date}`,
+            },
+          ],
+        );
+      }
+      return { status: 'BOUNCED', reason: body.reason, on: bouncedOn };
+    });
+    const chargesDemand =
+      charges === null
+        ? null
+        : await this.demands.create(tenant, {
+            booking: receipt.booking_id,
+            milestone: null,
+            demandType: 'MANUAL',
+            totalAmount: charges.toNumber(),
+            dueDate: bouncedOn,
+            remarks: `Charges for bounced receipt ${receipt.receipt_number}: ${body.reason}`.slice(
+              0,
+              500,
+            ),
+            splits: [
+              {
+                payerType: receipt.payer.type,
+                payerId: receipt.payer.id,
+                amount: charges.toNumber(),
+              },
+            ],
+          });
+    return { ...(await this.load(tenant, id)), chargesDemand };
+  }
+
+  /**
+   * Takes an ACTIVE receipt out of the money received, in the lock order of recording (split,
+   * demand, then the receipt itself, then the search version): `decide` sees the locked receipt
+   * and either throws (nothing changed) or says what it becomes.
+   */
+  private async leaveActive(
+    tenant: TenantContext,
+    id: string,
+    lockBooking: boolean,
+    decide: (receipt: ReceiptRef) => StatusChange,
+  ): Promise<ReceiptRef & { payer: { type: PayerType; id: string } }> {
     const em = this.txHost.tx;
     const [found] = await em.query<ReceiptRef[]>(
-      `SELECT id, demand_split_id, amount::text AS amount, status FROM receipts WHERE tenant_id = $1 AND id = $2`,
+      `SELECT ${RECEIPT_REF_COLUMNS} FROM receipts WHERE tenant_id = $1 AND id = $2`,
       [tenant.tenantId, id],
     );
     if (!found) throw receiptNotFound(id);
+    if (lockBooking) {
+      await em.query(`SELECT 1 FROM bookings WHERE tenant_id = $1 AND id = $2 FOR SHARE`, [
+        tenant.tenantId,
+        found.booking_id,
+      ]);
+    }
 
-    // Same lock order as recording: split, demand, then the receipt itself.
     const split = (await this.lockSplitAndDemand(tenant, found.demand_split_id)) as LockedSplit;
     const [receipt] = await em.query<ReceiptRef[]>(
-      `SELECT id, demand_split_id, amount::text AS amount, status FROM receipts
-        WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+      `SELECT ${RECEIPT_REF_COLUMNS} FROM receipts WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
       [tenant.tenantId, id],
     );
-    if (receipt.status === 'CANCELLED') {
-      throw AppError.conflict('RECEIPT_ALREADY_CANCELLED', `Receipt ${id} is already cancelled.`);
-    }
+    const change = decide(receipt);
 
     const amount = new Decimal(receipt.amount).negated();
     const demandStatusChanged = await this.applyToSplitAndDemand(tenant, split, amount);
@@ -122,12 +235,12 @@ export class ReceiptWritesService {
     });
     await em.query(
       `UPDATE receipts
-          SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(), cancelled_by = $4,
-              modified_at = now()
+          SET status = $3, status_reason = $4, status_changed_on = $5::date,
+              status_changed_at = now(), status_changed_by = $6, modified_at = now()
         WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, body.reason, tenant.actor],
+      [tenant.tenantId, id, change.status, change.reason, change.on, tenant.actor],
     );
-    return this.load(tenant, id);
+    return { ...receipt, payer: { type: split.payer_type as PayerType, id: split.payer_id } };
   }
 
   private async lockSplitAndDemand(
@@ -164,3 +277,12 @@ export class ReceiptWritesService {
 
 const receiptNotFound = (id: string) =>
   AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+
+function assertActive(receipt: ReceiptRef): void {
+  if (receipt.status !== 'ACTIVE') {
+    throw AppError.conflict(
+      'RECEIPT_NOT_ACTIVE',
+      `Receipt ${receipt.id} is ${receipt.status}; only an ACTIVE receipt can be cancelled or bounce.`,
+    );
+  }
+}

@@ -16,6 +16,7 @@ export interface LockedSplitRow {
   id: string;
   demand_id: string;
   payer_type: string;
+  payer_id: string;
   amount: string;
   paid_amount: string;
   status: DemandStatus;
@@ -29,7 +30,7 @@ export interface LockedSplitRow {
  * Locks a split and then its demand (the first two places of the lock order: FOR UPDATE locks
  * the rows of one result row in the order of the OF list). Params: tenant, split id.
  */
-export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.amount::text AS amount,
+export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.payer_id, s.amount::text AS amount,
        s.paid_amount::text AS paid_amount, s.status,
        d.booking_id AS d_booking_id, d.total_amount::text AS d_total_amount,
        d.received_amount::text AS d_received_amount, d.status AS d_status

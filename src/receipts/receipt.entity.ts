@@ -39,14 +39,19 @@ export class Receipt {
   @Column({ type: 'text' })
   status: ReceiptStatus;
 
-  @Column({ name: 'cancel_reason', type: 'text', nullable: true })
-  cancelReason: string | null;
+  /** Why it left ACTIVE (cancelled or bounced); null while ACTIVE. */
+  @Column({ name: 'status_reason', type: 'text', nullable: true })
+  statusReason: string | null;
 
-  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
-  cancelledAt: Date | null;
+  /** The business date of that change (the day of the cancel, or of the bounce). */
+  @Column({ name: 'status_changed_on', type: 'date', nullable: true })
+  statusChangedOn: string | null;
 
-  @Column({ name: 'cancelled_by', type: 'text', nullable: true })
-  cancelledBy: string | null;
+  @Column({ name: 'status_changed_at', type: 'timestamptz', nullable: true })
+  statusChangedAt: Date | null;
+
+  @Column({ name: 'status_changed_by', type: 'text', nullable: true })
+  statusChangedBy: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -13,10 +13,14 @@ import { ApiIdParam } from '@/common/swagger';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { ReceiptPage, ReceiptView } from './dto/receipt.view';
+import { BouncedReceiptView, ReceiptPage, ReceiptView } from './dto/receipt.view';
 import { ReceiptSummaryView } from './dto/receipt-summary.view';
 import { SUMMARY_GROUPS } from './summary/receipt-summary';
-import { CancelReceiptRequest, RecordReceiptRequest } from './dto/receipt-writes.dto';
+import {
+  BounceReceiptRequest,
+  CancelReceiptRequest,
+  RecordReceiptRequest,
+} from './dto/receipt-writes.dto';
 import { SearchFilterDto } from './dto/search-receipts.dto';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
@@ -226,7 +230,7 @@ export class ReceiptsController {
   @ApiOperation({
     summary: 'Cancel a receipt.',
     description:
-      "The receipt keeps its number and stays searchable with status CANCELLED; its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_ALREADY_CANCELLED.",
+      "The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_ACTIVE (already cancelled, or bounced).",
   })
   @ApiIdParam('Receipt id.')
   @ApiBody({
@@ -240,7 +244,12 @@ export class ReceiptsController {
       code: 'RECEIPT_NOT_FOUND',
       detail: 'No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.',
     },
-    { status: 409, code: 'RECEIPT_ALREADY_CANCELLED', detail: 'The receipt is already cancelled.' },
+    {
+      status: 409,
+      code: 'RECEIPT_NOT_ACTIVE',
+      detail:
+        'Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b is CANCELLED; only an ACTIVE receipt can be cancelled or bounce.',
+    },
     {
       status: 422,
       code: 'IDEMPOTENCY_KEY_REUSED',
@@ -253,5 +262,56 @@ export class ReceiptsController {
     @Body() body: CancelReceiptRequest,
   ): Promise<ReceiptView> {
     return this.writes.cancel(tenant, id, body);
+  }
+
+  @Post(':id/bounce')
+  @HttpCode(200)
+  @RequireScopes('receipts:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Record that a cheque or demand draft bounced.',
+    description:
+      "The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_BOUNCEABLE (not paid by CHEQUE or DEMAND_DRAFT), 409 RECEIPT_NOT_ACTIVE (cancelled or already bounced), 422 BOUNCE_BEFORE_RECEIPT (bouncedOn before receivedDate). A failed bounce changes nothing.",
+  })
+  @ApiIdParam('Receipt id.')
+  @ApiBody({
+    type: BounceReceiptRequest,
+    examples: {
+      withCharges: {
+        summary: 'Bounced, with charges',
+        value: { reason: 'Insufficient funds', bouncedOn: '2026-11-25', charges: 500 },
+      },
+      noCharges: {
+        summary: 'Bounced, no charges',
+        value: { reason: 'Signature mismatch', bouncedOn: '2026-11-25' },
+      },
+    },
+  })
+  @ApiOkResponse({ type: BouncedReceiptView, description: 'The receipt, now BOUNCED.' })
+  @ApiProblems(
+    {
+      status: 404,
+      code: 'RECEIPT_NOT_FOUND',
+      detail: 'No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.',
+    },
+    {
+      status: 409,
+      code: 'RECEIPT_NOT_BOUNCEABLE',
+      detail:
+        'Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was paid by NEFT; only CHEQUE and DEMAND_DRAFT receipts can bounce.',
+    },
+    {
+      status: 422,
+      code: 'BOUNCE_BEFORE_RECEIPT',
+      detail:
+        'Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was received on 2026-11-22; it cannot bounce on 2026-11-20.',
+    },
+  )
+  bounce(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+    @Body() body: BounceReceiptRequest,
+  ): Promise<BouncedReceiptView> {
+    return this.writes.bounce(tenant, id, body);
   }
 }

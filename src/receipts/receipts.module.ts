@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { DemandsModule } from '@/demands/demands.module';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsController } from './receipts.controller';
 import { ReceiptsService } from './receipts.service';
 
 @Module({
+  imports: [DemandsModule],
   controllers: [ReceiptsController],
   providers: [ReceiptsService, ReceiptWritesService],
   exports: [ReceiptsService],

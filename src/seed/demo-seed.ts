@@ -197,7 +197,7 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
   await em.query(
     `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type,
                            receipt_number, amount, payment_mode, transaction_ref, received_date,
-                           status, cancel_reason, cancelled_at, cancelled_by, created_at,
+                           status, status_reason, status_changed_at, status_changed_by, created_at,
                            created_by, modified_at, inserted_version)
      SELECT $1, t.id, t.split_id, t.demand_id, t.booking_id, t.payer_type, t.number, t.amount,
             t.mode, t.ref, t.date,

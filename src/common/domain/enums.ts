@@ -16,7 +16,7 @@ export const PAYMENT_MODES = [
 ] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
-export const RECEIPT_STATUSES = ['ACTIVE', 'CANCELLED'] as const;
+export const RECEIPT_STATUSES = ['ACTIVE', 'CANCELLED', 'BOUNCED'] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 export const DEMAND_STATUSES = ['PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED'] as const;

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PAYMENT_MODES, PaymentMode } from '@/common/domain/enums';
 import {
   IsLocalDate,
@@ -62,4 +62,35 @@ export class CancelReceiptRequest {
   @IsNotBlank()
   @MaxLength(500)
   reason: string;
+}
+
+export class BounceReceiptRequest {
+  @ApiProperty({
+    description: 'Why the cheque or draft bounced (kept on the receipt); 1 to 500 characters.',
+    example: 'Insufficient funds',
+    minLength: 1,
+    maxLength: 500,
+  })
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(500)
+  reason: string;
+
+  @ApiProperty({
+    description:
+      "The day the bank returned it (YYYY-MM-DD, the tenant's calendar); not before the receipt's receivedDate (else 422 BOUNCE_BEFORE_RECEIPT).",
+    format: 'date',
+    example: '2026-11-25',
+  })
+  @IsLocalDate()
+  bouncedOn: string;
+
+  @ApiPropertyOptional({
+    description: `Bounce charges to recover from the payer: a number > 0 with at most two decimals, at most ${MAX_MONEY_AMOUNT}. When given, a MANUAL demand for it is raised on the same booking in the same transaction (one split to the same payer, due bouncedOn).`,
+    example: 500,
+    minimum: 0.01,
+  })
+  @IsOptional()
+  @IsMoneyAmount({ requirePositive: true })
+  charges?: number;
 }

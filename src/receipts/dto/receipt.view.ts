@@ -6,6 +6,7 @@ import { TenantContext } from '@/common/tenancy/tenant-context';
 import {
   DemandMetaView,
   DemandSplitMetaView,
+  DemandView,
   MoneyOf,
   toDemandMetaView,
   toDemandSplitMetaView,
@@ -60,15 +61,49 @@ export class ReceiptView {
   })
   receivedDate: string;
   @ApiProperty({
-    description: 'ACTIVE, or CANCELLED (still searchable).',
+    description:
+      'ACTIVE, CANCELLED or BOUNCED (a cheque or demand draft that did not clear); every status stays searchable and keeps its number.',
     enum: RECEIPT_STATUSES,
     example: 'ACTIVE',
   })
   status: string;
+  @ApiProperty({
+    description: 'Why the receipt left ACTIVE (the cancel or bounce reason); null while ACTIVE.',
+    type: 'string',
+    nullable: true,
+    example: null,
+  })
+  statusReason: string | null;
+  @ApiProperty({
+    description:
+      "When it left ACTIVE (YYYY-MM-DD): the day of the cancel in the tenant's zone, or the bouncedOn date; null while ACTIVE.",
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    example: null,
+  })
+  statusChangedOn: string | null;
+  @ApiProperty({
+    description: 'Who cancelled it or recorded the bounce (the token user); null while ACTIVE.',
+    type: 'string',
+    nullable: true,
+    example: null,
+  })
+  statusChangedBy: string | null;
   @ApiProperty({ description: 'Summary of the split paid.', type: DemandSplitMetaView })
   demandSplitMeta: DemandSplitMetaView;
   @ApiProperty({ description: 'Summary of its demand.', type: DemandMetaView })
   demandMeta: DemandMetaView;
+}
+
+export class BouncedReceiptView extends ReceiptView {
+  @ApiProperty({
+    description:
+      'The MANUAL demand raised for the bounce charges (one split to the same payer, due bouncedOn); null when no charges were given.',
+    type: DemandView,
+    nullable: true,
+  })
+  chargesDemand: DemandView | null;
 }
 
 export class ReceiptPage {
@@ -120,6 +155,9 @@ export interface ReceiptRow {
   transaction_ref: string;
   received_date: string;
   status: string;
+  status_reason: string | null;
+  status_changed_on: string | null;
+  status_changed_by: string | null;
   s_payer_type: string;
   s_payer_id: string;
   s_number: string;
@@ -144,7 +182,8 @@ export interface ReceiptRow {
 export const RECEIPT_ROW_COLUMNS = `
          r.id, r.demand_split_id, r.demand_id, r.booking_id, r.payer_type, r.receipt_number,
          r.amount::text AS amount, r.payment_mode, r.transaction_ref,
-         r.received_date::text AS received_date, r.status,
+         r.received_date::text AS received_date, r.status, r.status_reason,
+         r.status_changed_on::text AS status_changed_on, r.status_changed_by,
          s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
          s.amount::text AS s_amount, s.paid_amount::text AS s_paid_amount, s.status AS s_status,
          d.booking_id AS d_booking_id, d.unit_id AS d_unit_id, d.milestone_id AS d_milestone_id,
@@ -174,6 +213,9 @@ export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptVi
     transactionRef: row.transaction_ref,
     receivedDate: row.received_date,
     status: row.status,
+    statusReason: row.status_reason,
+    statusChangedOn: row.status_changed_on,
+    statusChangedBy: row.status_changed_by,
     demandSplitMeta: toDemandSplitMetaView(
       {
         id: row.demand_split_id,
