@@ -176,6 +176,37 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('POST /receipts/{id}/cancel', cancel(tenant))).status).toBe(409);
   });
 
+  it('bounce and cancels: 200, 404, 409, 422', async () => {
+    const demand = await createDemand(t, tenant, { splits: [split(5000)] });
+    const cheque = await http()
+      .post('/receipts')
+      .set(as(tenant))
+      .send(receiptBody(demand.splits[0].id, { amount: 100, paymentMode: 'CHEQUE' }));
+    const id = (cheque.body as { id: string }).id;
+    const bounce = (key: string, body: object) =>
+      http().post(`/receipts/${id}/bounce`).set(as(key)).send(body);
+    const early = bounce(tenant, { reason: 'x', bouncedOn: '2020-01-01' });
+    expect((await call('POST /receipts/{id}/bounce', early)).status).toBe(422);
+    const theirs = bounce(other, { reason: 'x', bouncedOn: '2026-11-25' });
+    expect((await call('POST /receipts/{id}/bounce', theirs)).status).toBe(404);
+    const charged = bounce(tenant, { reason: 'x', bouncedOn: '2026-11-25', charges: 500 });
+    expect((await call('POST /receipts/{id}/bounce', charged)).status).toBe(200);
+    const again = bounce(tenant, { reason: 'x', bouncedOn: '2026-11-25' });
+    expect((await call('POST /receipts/{id}/bounce', again)).status).toBe(409);
+
+    const cancelDemand = (key: string) =>
+      http().post(`/demands/${demand.id}/cancel`).set(as(key)).send({ reason: 'Re-issued' });
+    expect((await call('POST /demands/{id}/cancel', cancelDemand(other))).status).toBe(404);
+    expect((await call('POST /demands/{id}/cancel', cancelDemand(tenant))).status).toBe(200);
+    expect((await call('POST /demands/{id}/cancel', cancelDemand(tenant))).status).toBe(409);
+
+    const cancelBooking = (key: string) =>
+      http().post(`/bookings/${demand.booking}/cancel`).set(as(key)).send({ reason: 'Withdrawn' });
+    expect((await call('POST /bookings/{id}/cancel', cancelBooking(other))).status).toBe(404);
+    expect((await call('POST /bookings/{id}/cancel', cancelBooking(tenant))).status).toBe(200);
+    expect((await call('POST /bookings/{id}/cancel', cancelBooking(tenant))).status).toBe(409);
+  });
+
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
     expect(
       (

@@ -15,12 +15,12 @@ const REASON_EXAMPLES = {
   withdrawn: { summary: 'Buyer withdrew', value: { reason: 'Buyer withdrew from the booking' } },
 };
 
+@ApiTags('cancellations')
 @Controller()
 export class CancellationsController {
   constructor(private readonly cancellations: CancellationsService) {}
 
   @Post('demands/:id/cancel')
-  @ApiTags('demands')
   @HttpCode(200)
   @RequireScopes('receipts:write')
   @Idempotent()
@@ -54,7 +54,6 @@ export class CancellationsController {
   }
 
   @Post('bookings/:id/cancel')
-  @ApiTags('bookings')
   @HttpCode(200)
   @RequireScopes('receipts:write')
   @Idempotent()

@@ -131,20 +131,20 @@ export class CancellationsService {
     id: string,
     reason: string,
   ): Promise<void> {
-    const em = this.txHost.tx;
-    const cancelled = await em.query<{ id: string }[]>(
-      `UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
-              cancelled_by = $4, modified_at = now()
-        WHERE tenant_id = $1 AND ${where}
-       RETURNING id`,
+    const [cancelled] = await this.txHost.tx.query<{ demands: number }[]>(
+      `WITH d AS (
+         UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
+                cancelled_by = $4, modified_at = now()
+          WHERE tenant_id = $1 AND ${where}
+         RETURNING id),
+       s AS (
+         UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
+          WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d)
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM d)::int AS demands, (SELECT count(*) FROM s)::int AS splits`,
       [tenant.tenantId, id, reason, tenant.actor],
     );
-    if (cancelled.length === 0) return;
-    await em.query(
-      `UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
-        WHERE tenant_id = $1 AND demand_id = ANY($2::uuid[])`,
-      [tenant.tenantId, cancelled.map((d) => d.id)],
-    );
+    if (cancelled.demands === 0) return;
     // Last in the lock order: receipt searches filtering on demand or split status recount.
     await this.receipts.markChanged(tenant, { receiptStatus: false, demandStatus: true });
   }

@@ -43,7 +43,14 @@ const TAGS: [name: string, description: string][] = [
   ['health', 'Liveness and readiness probes; public, no token.'],
   ['bookings', 'Bookings of units by buyers; numbered on creation.'],
   ['demands', 'Payment requests on a booking, split between payers.'],
-  ['receipts', 'Payments received against demand splits: record, read, cancel and search.'],
+  [
+    'receipts',
+    'Payments received against demand splits: record, read, cancel, bounce, search and total.',
+  ],
+  [
+    'cancellations',
+    'Cancelling demands (with their splits) and bookings (with their demands): one transaction, refused while ACTIVE receipts remain.',
+  ],
   ['numbers', 'Numbers for documents kept outside this service (snags).'],
   ['tenant configuration', "The tenant's document numbering configuration and its history."],
 ];

@@ -299,9 +299,69 @@ export interface paths {
         put?: never;
         /**
          * Cancel a receipt.
-         * @description The receipt keeps its number and stays searchable with status CANCELLED; its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_ALREADY_CANCELLED.
+         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_ACTIVE (already cancelled, or bounced).
          */
         post: operations["ReceiptsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/{id}/bounce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a cheque or demand draft bounced.
+         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_BOUNCEABLE (not paid by CHEQUE or DEMAND_DRAFT), 409 RECEIPT_NOT_ACTIVE (cancelled or already bounced), 422 BOUNCE_BEFORE_RECEIPT (bouncedOn before receivedDate). A failed bounce changes nothing.
+         */
+        post: operations["ReceiptsController_bounce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demands/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a demand and its splits.
+         * @description The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Errors: 404 DEMAND_NOT_FOUND (also for another tenant's demand), 409 DEMAND_HAS_RECEIPTS while any of its receipts is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         */
+        post: operations["CancellationsController_cancelDemand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking, its demands and their splits.
+         * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Errors: 404 BOOKING_NOT_FOUND (also for another tenant's booking), 409 BOOKING_HAS_RECEIPTS while any receipt under it is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         */
+        post: operations["CancellationsController_cancelBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1067,11 +1127,27 @@ export interface components {
              */
             receivedDate: string;
             /**
-             * @description ACTIVE, or CANCELLED (still searchable).
+             * @description ACTIVE, CANCELLED or BOUNCED (a cheque or demand draft that did not clear); every status stays searchable and keeps its number.
              * @example ACTIVE
              * @enum {string}
              */
-            status: "ACTIVE" | "CANCELLED";
+            status: "ACTIVE" | "CANCELLED" | "BOUNCED";
+            /**
+             * @description Why the receipt left ACTIVE (the cancel or bounce reason); null while ACTIVE.
+             * @example null
+             */
+            statusReason: string | null;
+            /**
+             * Format: date
+             * @description When it left ACTIVE (YYYY-MM-DD): the day of the cancel in the tenant's zone, or the bouncedOn date; null while ACTIVE.
+             * @example null
+             */
+            statusChangedOn: string | null;
+            /**
+             * @description Who cancelled it or recorded the bounce (the token user); null while ACTIVE.
+             * @example null
+             */
+            statusChangedBy: string | null;
             /** @description Summary of the split paid. */
             demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
             /** @description Summary of its demand. */
@@ -1172,6 +1248,115 @@ export interface components {
             /**
              * @description Why the receipt is cancelled (kept for audit); 1 to 500 characters.
              * @example Cheque bounced
+             */
+            reason: string;
+        };
+        BounceReceiptRequest: {
+            /**
+             * @description Why the cheque or draft bounced (kept on the receipt); 1 to 500 characters.
+             * @example Insufficient funds
+             */
+            reason: string;
+            /**
+             * Format: date
+             * @description The day the bank returned it (YYYY-MM-DD, the tenant's calendar); not before the receipt's receivedDate (else 422 BOUNCE_BEFORE_RECEIPT).
+             * @example 2026-11-25
+             */
+            bouncedOn: string;
+            /**
+             * @description Bounce charges to recover from the payer: a number > 0 with at most two decimals, at most 9999999999999.99. When given, a MANUAL demand for it is raised on the same booking in the same transaction (one split to the same payer, due bouncedOn).
+             * @example 500
+             */
+            charges?: number;
+        };
+        BouncedReceiptView: {
+            /**
+             * Format: uuid
+             * @description Receipt identifier.
+             * @example e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The demand split paid.
+             * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+             */
+            demandSplit: string;
+            /**
+             * Format: uuid
+             * @description The demand of that split.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * Format: uuid
+             * @description The booking of that demand.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * @description Payer type of the split paid.
+             * @example BUYER
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * @description Human-readable, gap-free number from the tenant configuration; kept when cancelled.
+             * @example RCT/26-27/00042
+             */
+            receiptNumber: string;
+            /** @description Amount received. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description How the money was paid.
+             * @example CASH
+             * @enum {string}
+             */
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER";
+            /**
+             * @description May be an empty string.
+             * @example UTR20261122001234
+             */
+            transactionRef: string;
+            /**
+             * Format: date
+             * @description Date the money was received (YYYY-MM-DD).
+             * @example 2026-11-22
+             */
+            receivedDate: string;
+            /**
+             * @description ACTIVE, CANCELLED or BOUNCED (a cheque or demand draft that did not clear); every status stays searchable and keeps its number.
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "CANCELLED" | "BOUNCED";
+            /**
+             * @description Why the receipt left ACTIVE (the cancel or bounce reason); null while ACTIVE.
+             * @example null
+             */
+            statusReason: string | null;
+            /**
+             * Format: date
+             * @description When it left ACTIVE (YYYY-MM-DD): the day of the cancel in the tenant's zone, or the bouncedOn date; null while ACTIVE.
+             * @example null
+             */
+            statusChangedOn: string | null;
+            /**
+             * @description Who cancelled it or recorded the bounce (the token user); null while ACTIVE.
+             * @example null
+             */
+            statusChangedBy: string | null;
+            /** @description Summary of the split paid. */
+            demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
+            /** @description Summary of its demand. */
+            demandMeta: components["schemas"]["DemandMetaView"];
+            /** @description The MANUAL demand raised for the bounce charges (one split to the same payer, due bouncedOn); null when no charges were given. */
+            chargesDemand: components["schemas"]["DemandView"] | null;
+        };
+        CancelRecordRequest: {
+            /**
+             * @description Why it is cancelled (kept for audit); 1 to 500 characters.
+             * @example Buyer withdrew from the booking
              */
             reason: string;
         };
@@ -3890,12 +4075,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-already-cancelled",
+                     *       "type": "https://errors.finance-service.dev/receipt-not-active",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The receipt is already cancelled.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b is CANCELLED; only an ACTIVE receipt can be cancelled or bounce.",
                      *       "instance": "/receipts/{id}/cancel",
-                     *       "code": "RECEIPT_ALREADY_CANCELLED",
+                     *       "code": "RECEIPT_NOT_ACTIVE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -3999,6 +4184,686 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/receipts/{id}/cancel",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    ReceiptsController_bounce: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Receipt id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BounceReceiptRequest"];
+            };
+        };
+        responses: {
+            /** @description The receipt, now BOUNCED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BouncedReceiptView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/receipt-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "RECEIPT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/receipt-not-bounceable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was paid by NEFT; only CHEQUE and DEMAND_DRAFT receipts can bounce.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "RECEIPT_NOT_BOUNCEABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bounce-before-receipt",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was received on 2026-11-22; it cannot bounce on 2026-11-20.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "BOUNCE_BEFORE_RECEIPT",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    CancellationsController_cancelDemand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Demand id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRecordRequest"];
+            };
+        };
+        responses: {
+            /** @description The demand with its splits, now CANCELLED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemandView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/demand-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "DEMAND_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/demand-has-receipts",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d has ACTIVE receipts; cancel or bounce them first.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "DEMAND_HAS_RECEIPTS",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    CancellationsController_cancelBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRecordRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking, now CANCELLED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-has-receipts",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d has ACTIVE receipts; cancel or bounce them first.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "BOOKING_HAS_RECEIPTS",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/cancel",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
