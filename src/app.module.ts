@@ -28,6 +28,7 @@ import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
 import { CancellationsModule } from '@/cancellations/cancellations.module';
+import { ExportsModule } from '@/exports/exports.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
 import { BookingsModule } from '@/bookings/bookings.module';
@@ -93,6 +94,7 @@ export class AppModule {
         DemandsModule,
         ReceiptsModule,
         CancellationsModule,
+        ExportsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -169,6 +169,13 @@ describe('live responses match the committed OpenAPI document', () => {
     const badGroup = http().post('/receipts/summary?groupBy=unit').set(as(tenant)).send([]);
     expect((await call('POST /receipts/summary', badGroup)).status).toBe(400);
 
+    const csv = http().post('/receipts/export?format=csv').set(as(tenant)).send([]);
+    expect((await call('POST /receipts/export', csv)).status).toBe(200);
+    const xlsx = http().post('/receipts/export?format=xlsx').set(as(tenant)).send([]);
+    expect((await call('POST /receipts/export', xlsx)).status).toBe(200);
+    const badFormat = http().post('/receipts/export?format=pdf').set(as(tenant)).send([]);
+    expect((await call('POST /receipts/export', badFormat)).status).toBe(400);
+
     const cancel = (tenantKey: string) =>
       http().post(`/receipts/${id}/cancel`).set(as(tenantKey)).send({ reason: 'Cheque bounced' });
     expect((await call('POST /receipts/{id}/cancel', cancel(other))).status).toBe(404);

@@ -75,6 +75,17 @@ class EnvironmentVariables {
   @Min(100)
   DB_CONNECT_TIMEOUT_MS = 3000;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  EXPORT_POOL_SIZE = 2;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  EXPORT_STATEMENT_TIMEOUT_MS = 600000;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -194,6 +205,10 @@ export class AppConfig {
   readonly dbLockTimeoutMs: number;
   readonly dbStatementTimeoutMs: number;
   readonly dbConnectTimeoutMs: number;
+  /** Connections of the export pool: at most this many exports run at once (contract §7.2). */
+  readonly exportPoolSize: number;
+  /** statement_timeout of each export statement (a batch fetch), instead of the interactive one. */
+  readonly exportStatementTimeoutMs: number;
   readonly jwt: {
     secret?: string;
     jwksUri?: string;
@@ -281,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbLockTimeoutMs: raw.DB_LOCK_TIMEOUT_MS,
     dbStatementTimeoutMs: raw.DB_STATEMENT_TIMEOUT_MS,
     dbConnectTimeoutMs: raw.DB_CONNECT_TIMEOUT_MS,
+    exportPoolSize: raw.EXPORT_POOL_SIZE,
+    exportStatementTimeoutMs: raw.EXPORT_STATEMENT_TIMEOUT_MS,
     jwt: {
       secret: raw.JWT_SECRET,
       jwksUri: raw.JWT_JWKS_URI,

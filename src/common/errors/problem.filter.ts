@@ -85,7 +85,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (problem.status === 429 && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', '60');
     }
-    if (problem.status === 503) res.setHeader('Retry-After', '1');
+    if (problem.status === 503 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '1');
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   }
 

@@ -1,4 +1,11 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Request } from 'express';
@@ -15,6 +22,15 @@ import { TENANT_SETUP_SQL, TenantSetupRow } from './tenant-setup.sql';
 const RETRY_BASE_MS = 200;
 const RETRY_JITTER_MS = 300;
 
+const OWN_TRANSACTION = 'tenancy:own-transaction';
+
+/**
+ * The route opens its own tenant transaction (with TENANT_SETUP_SQL) instead of the request's:
+ * for streams that outlive the interactive statement timeout and must not hold a connection of
+ * the main pool (exports). Authentication and the tenant guard still run first.
+ */
+export const OwnTenantTransaction = () => SetMetadata(OWN_TRANSACTION, true);
+
 /**
  * Runs each tenant request in one transaction with `app.tenant_id` set transaction-locally, so
  * row-level security applies to every query and every write commits or rolls back as a whole.
@@ -27,11 +43,14 @@ export class TenantTransactionInterceptor implements NestInterceptor {
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
     private readonly tenants: TenantsService,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const tenant = context.switchToHttp().getRequest<Request>().tenant;
-    if (!tenant) return next.handle();
+    if (!tenant || this.reflector.get<boolean>(OWN_TRANSACTION, context.getHandler())) {
+      return next.handle();
+    }
     return from(this.run(tenant, next));
   }
 

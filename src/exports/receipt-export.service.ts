@@ -1,0 +1,254 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { Response } from 'express';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Pool, PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@/common/config/app-config';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
+import { tenantForbidden } from '@/common/tenancy/tenant.guard';
+import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from '@/receipts/dto/receipt.view';
+import { RawSearchQuery, parseSearchRequest } from '@/receipts/search/search-request';
+import { compileSearch } from '@/receipts/search/search-sql';
+import {
+  DATE_COLUMNS,
+  EXPORT_COLUMNS,
+  EXPORT_ROW_EXTRA_COLUMNS,
+  ExportRow,
+  toExportRecord,
+} from './receipt-export-rows';
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Excel's sheet limit is 1,048,576 rows; the contract caps XLSX at a round million. */
+export const MAX_XLSX_ROWS = 1_000_000;
+/** Rows per FETCH: large enough to amortise the round trip, small enough to stop promptly. */
+const FETCH_ROWS = 1000;
+const RETRY_AFTER_SECONDS = 5;
+
+const MEDIA_TYPES: Readonly<Record<ExportFormat, string>> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export interface ExportQuery extends RawSearchQuery {
+  format?: unknown;
+}
+
+/**
+ * Streams every receipt a search matches as CSV or XLSX (contract §7.2). Each export runs on a
+ * pool of its own (EXPORT_POOL_SIZE connections, no queue: one more is 503 EXPORT_BUSY), in one
+ * read-only REPEATABLE READ transaction (one snapshot for the whole file) with the tenant set
+ * for row-level security as every request's transaction is, through a server-side cursor read
+ * FETCH_ROWS at a time only when the response has room: a slow client slows the reading, and
+ * the service's memory stays flat whatever the size. A client that goes away stops the fetching
+ * and the transaction is rolled back; a failure after the headers destroys the connection, so a
+ * truncated file never looks complete.
+ */
+@Injectable()
+export class ReceiptExportService implements OnModuleDestroy {
+  private readonly pool: Pool;
+  private running = 0;
+
+  constructor(
+    private readonly config: AppConfig,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
+    this.pool = new Pool({
+      connectionString: options.url,
+      max: config.exportPoolSize,
+      connectionTimeoutMillis: config.dbConnectTimeoutMs,
+      application_name: 'finance-service-export',
+      options: options.extra?.options as string | undefined,
+    });
+    // An idle connection that breaks must not crash the process; the next export reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async export(
+    tenant: TenantContext,
+    query: ExportQuery,
+    body: unknown,
+    res: Response,
+  ): Promise<void> {
+    const format = parseFormat(query.format);
+    const parsed = parseSearchRequest({ sort: query.sort }, body);
+    const sql = compileSearch(parsed, tenant.tenantId);
+    if (this.running >= this.config.exportPoolSize) {
+      throw new AppError(
+        503,
+        'EXPORT_BUSY',
+        'Service Unavailable',
+        `${this.config.exportPoolSize} exports are already running; retry in a few seconds.`,
+        undefined,
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    this.running++;
+    let client: PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const [setup] = (
+        await client.query<TenantSetupRow>(TENANT_SETUP_SQL, [
+          tenant.tenantId,
+          `${this.config.dbLockTimeoutMs}ms`,
+          `${this.config.exportStatementTimeoutMs}ms`,
+        ])
+      ).rows;
+      if (!setup?.active) throw tenantForbidden();
+      if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
+      await client.query(
+        `DECLARE export NO SCROLL CURSOR FOR
+         SELECT ${RECEIPT_ROW_COLUMNS}, ${EXPORT_ROW_EXTRA_COLUMNS}
+           FROM (${sql.matchSql('r.*')}) r ${RECEIPT_ROW_JOINS}
+          ORDER BY ${sql.orderBy}`,
+        sql.countParams,
+      );
+
+      const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
+      res.status(200);
+      res.setHeader('Content-Type', MEDIA_TYPES[format]);
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="receipts-${tenant.tenantKey}-${day}.${format}"`,
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      // The request stream is destroyed once its body is read; only the response tells.
+      let gone = false;
+      res.once('close', () => (gone = !res.writableFinished));
+      const rows = cursorRows(client, () => gone);
+      if (format === 'csv') await writeCsv(rows, tenant, res);
+      else await writeXlsx(rows, tenant, res);
+      await client.query('COMMIT');
+    } catch (error) {
+      if (!res.headersSent) {
+        await client?.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      // Headers sent: the only honest signal left is a broken connection. The database
+      // connection goes too, which ends the cursor's transaction at once.
+      if (!res.destroyed) res.destroy(error as Error);
+      client?.release(true);
+      client = undefined;
+    } finally {
+      client?.release();
+      this.running--;
+    }
+  }
+}
+
+function parseFormat(raw: unknown): ExportFormat {
+  if (raw === undefined) return 'csv';
+  const format = EXPORT_FORMATS.find((f) => f === raw);
+  if (format === undefined) {
+    throw AppError.validation(
+      [{ field: 'format', message: `must be one of ${EXPORT_FORMATS.join(', ')}` }],
+      `format must be one of ${EXPORT_FORMATS.join(', ')}.`,
+    );
+  }
+  return format;
+}
+
+async function refuseTooLarge(
+  client: PoolClient,
+  matchSql: string,
+  params: unknown[],
+): Promise<void> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM (${matchSql}) m LIMIT ${MAX_XLSX_ROWS + 1}) x`,
+    params,
+  );
+  if (rows[0].n > MAX_XLSX_ROWS) {
+    throw AppError.unprocessable(
+      'EXPORT_TOO_LARGE',
+      `More than ${MAX_XLSX_ROWS.toLocaleString('en')} receipts match; export them as CSV (format=csv) or narrow the filters.`,
+      [{ field: 'format', message: `xlsx holds at most ${MAX_XLSX_ROWS} rows; use csv` }],
+    );
+  }
+}
+
+/** The cursor's rows, FETCH_ROWS at a time, read only as fast as they are consumed. */
+async function* cursorRows(client: PoolClient, gone: () => boolean): AsyncGenerator<ExportRow> {
+  for (;;) {
+    if (gone()) throw new Error('the client went away');
+    const { rows } = await client.query<ExportRow>(`FETCH ${FETCH_ROWS} FROM export`);
+    yield* rows;
+    if (rows.length < FETCH_ROWS) return;
+  }
+}
+
+async function writeCsv(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
+  const records = Readable.from(
+    (async function* () {
+      for await (const row of rows) yield toExportRecord(row, tenant);
+    })(),
+  );
+  await pipeline(
+    records,
+    stringify({
+      bom: true,
+      header: true,
+      columns: [...EXPORT_COLUMNS],
+      record_delimiter: '\r\n',
+      // RFC 4180: a field with a comma, a quote or a line break is quoted (the default also
+      // covers CR and LF on their own).
+      quoted_match: /[\r\n]/,
+    }),
+    res,
+  );
+}
+
+async function writeXlsx(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: true });
+  const sheet = workbook.addWorksheet('Receipts');
+  sheet.columns = EXPORT_COLUMNS.map((key) => ({
+    header: key,
+    key,
+    width:
+      key === 'id' ||
+      key.endsWith('Id') ||
+      ['unit', 'demand', 'booking', 'demandSplit'].includes(key)
+        ? 38
+        : 18,
+    style:
+      key === 'amount'
+        ? { numFmt: '0.00' }
+        : DATE_COLUMNS.has(key)
+          ? { numFmt: 'yyyy-mm-dd' }
+          : key === 'created'
+            ? { numFmt: 'yyyy-mm-dd hh:mm:ss' }
+            : {},
+  }));
+  let written = 0;
+  for await (const row of rows) {
+    const record = toExportRecord(row, tenant);
+    const cells: Record<string, unknown> = { ...record };
+    cells.amount = Number(record.amount);
+    cells.created = row.created_at;
+    for (const key of DATE_COLUMNS) {
+      const value = record[key];
+      cells[key] = value === null ? null : new Date(`${value}T00:00:00Z`);
+    }
+    sheet.addRow(cells).commit();
+    // exceljs writes without back-pressure: wait for the socket to drain now and then.
+    if (++written % FETCH_ROWS === 0 && res.writableNeedDrain) {
+      await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+  }
+  sheet.commit();
+  await workbook.commit();
+}

@@ -1,0 +1,262 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import request from 'supertest';
+import { Tenant } from '@/tenants/tenant.entity';
+import { EXPORT_COLUMNS } from '@/exports/receipt-export-rows';
+import {
+  createDemand,
+  recordReceipt,
+  ReceiptView,
+  searchReceipts,
+  split,
+} from './support/factories';
+import { createTestApp, TestApp } from './support/test-app';
+import { as } from './support/tokens';
+
+type Filter = { field: string; query?: string; type: string };
+
+/** Reads a binary response body into one Buffer (supertest's parser for files). */
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+};
+
+/** POST /receipts/export (contract §7.2): files equal to search, streamed from a cursor. */
+describe('POST /receipts/export', () => {
+  let t: TestApp;
+  let owner: Client;
+  let tenant: Tenant;
+  let other: Tenant;
+  let big: Tenant;
+  const BIG_ROWS = 30_000;
+
+  const exportOf = (key: string, path: string, filters: Filter[] = []) =>
+    request(t.server).post(path).set(as(key)).send(filters).buffer(true).parse(binary);
+
+  /** A raw request whose response the test reads (or stops reading) itself. */
+  const openExport = (key: string, path = '/receipts/export'): Promise<http.IncomingMessage> => {
+    const { port } = t.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { port, path, method: 'POST', headers: { ...as(key), 'content-type': 'application/json' } },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end('[]');
+    });
+  };
+  const exportSessions = async () =>
+    (
+      await owner.query<{ state: string; query: string }>(
+        `SELECT state, query FROM pg_stat_activity WHERE application_name = 'finance-service-export'`,
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    t = await createTestApp({ EXPORT_POOL_SIZE: '1' });
+    await new Promise<void>((resolve) => t.server.listen(0, '127.0.0.1', resolve));
+    owner = new Client({ connectionString: t.ownerUrl });
+    await owner.connect();
+    tenant = await t.createTenant();
+    other = await t.createTenant();
+    big = await t.createTenant();
+    const d = await createDemand(t, tenant.key, { splits: [split(900000), split(100000, 'BANK')] });
+    const rows: Array<[number, string, string, string]> = [
+      [1500, 'NEFT', 'UTR, with comma', '2026-11-01'],
+      [2500.5, 'CHEQUE', 'CHQ "00451"', '2026-11-02'],
+      [99.99, 'UPI', 'line one\nline two', '2026-11-03'],
+      [10, 'CASH', '=HYPERLINK("http://x")', '2026-11-04'],
+      [20, 'CASH', '+91 98450', '2026-10-04'],
+      [30, 'CASH', '-5', '2026-10-05'],
+      [40, 'CASH', '@SUM(A1)', '2026-10-06'],
+      [50, 'CASH', '\tTAB', '2026-10-07'],
+    ];
+    for (const [amount, paymentMode, transactionRef, receivedDate] of rows) {
+      await recordReceipt(t, tenant.key, {
+        demandSplit: d.splits[0].id,
+        amount,
+        paymentMode,
+        transactionRef,
+        receivedDate,
+      });
+    }
+    await recordReceipt(t, tenant.key, { demandSplit: d.splits[1].id, amount: 12345.67 });
+    await recordReceipt(t, other.key, { amount: 777 });
+    // A large tenant, written directly: one demand split paid by many small receipts.
+    const bd = await createDemand(t, big.key, { splits: [split(9_000_000)] });
+    await owner.query(
+      `INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type,
+                             receipt_number, amount, payment_mode, transaction_ref, received_date,
+                             status, created_by, inserted_version)
+       SELECT $1, $2, $3, $4, 'BUYER', 'BULK/' || lpad(g::text, 6, '0'), 1, 'UPI',
+              repeat('x', 200), date '2026-04-01' + (g % 200), 'ACTIVE', 'loader', 0
+         FROM generate_series(1, ${BIG_ROWS}) g`,
+      [big.id, bd.splits[0].id, bd.id, bd.booking],
+    );
+  });
+  afterAll(async () => {
+    await owner?.end();
+    await t?.close();
+  });
+
+  it('CSV equals search, in order, with the exact header, BOM, CRLF and quoting', async () => {
+    for (const [filters, sort] of [
+      [[], ''],
+      [[{ field: 'paymentMode', query: 'CASH,NEFT', type: 'IN' }], '&sort=amount,asc'],
+      [
+        [{ field: 'receivedDate', query: '2026-11-01,2026-11-30', type: 'BETWEEN' }],
+        '&sort=receiptNumber,asc',
+      ],
+    ] as Array<[Filter[], string]>) {
+      const res = await exportOf(tenant.key, `/receipts/export?format=csv${sort}`, filters);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="receipts-${tenant.key}-\\d{8}\\.csv"$`),
+      );
+      const text = (res.body as Buffer).toString('utf8');
+      expect(text.startsWith('\uFEFF')).toBe(true);
+      expect(text.slice(1).split('\r\n')[0]).toBe(EXPORT_COLUMNS.join(','));
+      expect(text.endsWith('\r\n')).toBe(true);
+      const records = parse<Record<string, string>>(text, { bom: true, columns: true });
+      const searched = await request(t.server)
+        .post(`/receipts/search?size=500${sort}`)
+        .set(as(tenant.key))
+        .send(filters);
+      const content = searched.body.content as ReceiptView[];
+      expect(records.map((r) => r.id)).toEqual(content.map((r) => r.id));
+      expect(records.map((r) => r.amount)).toEqual(content.map((r) => r.amount.amount.toFixed(2)));
+    }
+  });
+
+  it('guards formulas and keeps commas, quotes and line breaks inside one cell', async () => {
+    const res = await exportOf(tenant.key, '/receipts/export?sort=receivedDate,asc');
+    const text = (res.body as Buffer).toString('utf8');
+    expect(text).toContain('"UTR, with comma"');
+    expect(text).toContain('"CHQ ""00451"""');
+    expect(text).toContain('"line one\nline two"');
+    const refs = parse<Record<string, string>>(text, { bom: true, columns: true }).map(
+      (r) => r.transactionRef,
+    );
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        `'=HYPERLINK("http://x")`,
+        `'+91 98450`,
+        `'-5`,
+        `'@SUM(A1)`,
+        `'\tTAB`,
+        'UTR, with comma',
+        'line one\nline two',
+      ]),
+    );
+    const first = parse<Record<string, string>>(text, { bom: true, columns: true })[0];
+    expect(first).toMatchObject({
+      currency: 'INR',
+      status: 'ACTIVE',
+      statusReason: '',
+      amount: '20.00',
+    });
+  });
+
+  it('XLSX has the same rows with numeric amounts and date cells', async () => {
+    const res = await exportOf(tenant.key, '/receipts/export?format=xlsx&sort=amount,desc');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(res.headers['content-disposition']).toMatch(/\.xlsx"$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(res.body as Buffer).buffer);
+    const sheet = workbook.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual([...EXPORT_COLUMNS]);
+    const col = (name: string) =>
+      EXPORT_COLUMNS.indexOf(name as (typeof EXPORT_COLUMNS)[number]) + 1;
+    const searched = await searchReceipts(t, tenant.key, []);
+    const byAmount = [...searched].sort((a, b) => b.amount.amount - a.amount.amount);
+    expect(sheet.rowCount).toBe(searched.length + 1);
+    for (let i = 0; i < byAmount.length; i++) {
+      const row = sheet.getRow(i + 2);
+      expect(row.getCell(col('id')).value).toBe(byAmount[i].id);
+      expect(row.getCell(col('amount')).value).toBe(byAmount[i].amount.amount);
+      expect(row.getCell(col('amount')).numFmt).toBe('0.00');
+      const received = row.getCell(col('receivedDate')).value;
+      expect(received).toBeInstanceOf(Date);
+      expect((received as Date).toISOString().slice(0, 10)).toBe(byAmount[i].receivedDate);
+    }
+  });
+
+  it("exports one tenant's receipts only", async () => {
+    const mine = await exportOf(other.key, '/receipts/export');
+    const records = parse((mine.body as Buffer).toString('utf8'), { bom: true, columns: true });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ amount: '777.00' });
+    const searchedIds = (await searchReceipts(t, tenant.key, [])).map((r) => r.id);
+    const byId = await exportOf(other.key, '/receipts/export', [
+      { field: 'id', query: searchedIds[0], type: 'EQUALS' },
+    ]);
+    expect(parse((byId.body as Buffer).toString('utf8'), { bom: true, columns: true })).toEqual([]);
+  });
+
+  it('streams from a cursor while the client reads, and one more export is 503 EXPORT_BUSY', async () => {
+    const res = await openExport(big.key);
+    expect(res.statusCode).toBe(200);
+    res.pause();
+    await sleep(300);
+    // The response is far from complete and the export still holds its cursor transaction.
+    expect(res.complete).toBe(false);
+    expect(await exportSessions()).toEqual([
+      { state: 'idle in transaction', query: 'FETCH 1000 FROM export' },
+    ]);
+    const busy = await request(t.server).post('/receipts/export').set(as(tenant.key)).send([]);
+    expect(busy.status).toBe(503);
+    expect(busy.body.code).toBe('EXPORT_BUSY');
+    expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
+
+    let bytes = 0;
+    res.on('data', (c: Buffer) => (bytes += c.length));
+    res.resume();
+    await new Promise((resolve) => res.on('end', resolve));
+    expect(bytes).toBeGreaterThan(BIG_ROWS * 200);
+  });
+
+  it('a client that goes away stops the export and frees its connection', async () => {
+    const res = await openExport(big.key);
+    res.pause();
+    await sleep(200);
+    res.destroy();
+    for (let i = 0; i < 50; i++) {
+      const sessions = await exportSessions();
+      if (sessions.every((s) => s.state === 'idle' || s.query !== 'FETCH 1000 FROM export')) break;
+      await sleep(100);
+    }
+    expect((await exportSessions()).filter((s) => s.state !== 'idle')).toEqual([]);
+    const again = await exportOf(tenant.key, '/receipts/export');
+    expect(again.status).toBe(200);
+  });
+
+  it('refuses a bad format, sort, filter or paging parameter, naming it', async () => {
+    for (const [path, body, named] of [
+      ['/receipts/export?format=pdf', [], 'format'],
+      ['/receipts/export?sort=nope,asc', [], 'sort'],
+      ['/receipts/export', [{ field: 'amount', query: 'x', type: 'GT' }], 'amount'],
+      ['/receipts/export?page=1', [], 'page'],
+    ] as Array<[string, Filter[], string]>) {
+      const res = await request(t.server).post(path).set(as(tenant.key)).send(body);
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(JSON.stringify(res.body)).toContain(named);
+    }
+    expect((await request(t.server).post('/receipts/export').send([])).status).toBe(401);
+    const writer = await request(t.server)
+      .post('/receipts/export')
+      .set(as(tenant.key, { scope: 'receipts:write' }))
+      .send([]);
+    expect(writer.status).toBe(403);
+  });
+});
