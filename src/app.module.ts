@@ -29,6 +29,7 @@ import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
 import { CancellationsModule } from '@/cancellations/cancellations.module';
 import { ExportsModule } from '@/exports/exports.module';
+import { DocumentsModule } from '@/documents/documents.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
 import { BookingsModule } from '@/bookings/bookings.module';
@@ -95,6 +96,7 @@ export class AppModule {
         ReceiptsModule,
         CancellationsModule,
         ExportsModule,
+        DocumentsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -169,6 +169,11 @@ describe('live responses match the committed OpenAPI document', () => {
     const badGroup = http().post('/receipts/summary?groupBy=unit').set(as(tenant)).send([]);
     expect((await call('POST /receipts/summary', badGroup)).status).toBe(400);
 
+    const pdf = http().get(`/receipts/${id}/document`).set(as(tenant));
+    expect((await call('GET /receipts/{id}/document', pdf)).status).toBe(200);
+    const theirPdf = http().get(`/receipts/${id}/document`).set(as(other));
+    expect((await call('GET /receipts/{id}/document', theirPdf)).status).toBe(404);
+
     const csv = http().post('/receipts/export?format=csv').set(as(tenant)).send([]);
     expect((await call('POST /receipts/export', csv)).status).toBe(200);
     const xlsx = http().post('/receipts/export?format=xlsx').set(as(tenant)).send([]);

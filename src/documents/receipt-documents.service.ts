@@ -1,0 +1,89 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { AppError } from '@/common/errors/app-error';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { ReceiptsService } from '@/receipts/receipts.service';
+import { TenantsService } from '@/tenants/tenants.service';
+import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
+
+export interface DocumentQuery {
+  download?: unknown;
+}
+
+const DOWNLOAD_VALUES: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  '0': false,
+  false: false,
+};
+
+/**
+ * GET /receipts/{id}/document: the printed receipt. The ETag is a hash of everything printed
+ * (the receipt as GET returns it, the tenant's name and locale, the layout version), so it is
+ * known before rendering: a matching If-None-Match is answered 304 without drawing a page, and
+ * a receipt that is later cancelled or bounced gets a new ETag. `private, no-cache`: a browser
+ * may keep the file but must revalidate, because a receipt's status can change.
+ */
+@Injectable()
+export class ReceiptDocumentsService {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly receipts: ReceiptsService,
+    private readonly tenants: TenantsService,
+  ) {}
+
+  async receiptPdf(
+    tenant: TenantContext,
+    id: string,
+    query: DocumentQuery,
+    ifNoneMatch: string | undefined,
+    res: Response,
+  ): Promise<StreamableFile | undefined> {
+    const download = parseDownload(query.download);
+    const receipt = await this.receipts.findOne(tenant, id);
+    const [{ created_at: issuedAt }] = await this.txHost.tx.query<{ created_at: Date }[]>(
+      `SELECT created_at FROM receipts WHERE tenant_id = $1 AND id = $2`,
+      [tenant.tenantId, id],
+    );
+    const record = await this.tenants.findActiveByKey(tenant.tenantKey);
+    const tenantName = record?.name ?? tenant.tenantKey;
+    const etag = `"${createHash('sha256')
+      .update(JSON.stringify([RECEIPT_LAYOUT_VERSION, receipt, tenantName, tenant.locale]))
+      .digest('base64url')
+      .slice(0, 32)}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
+      res.status(304);
+      return undefined;
+    }
+    const pdf = await renderReceiptPdf({ receipt, tenantName, locale: tenant.locale, issuedAt });
+    const filename = `receipt-${receipt.receiptNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
+    return new StreamableFile(pdf, {
+      type: 'application/pdf',
+      disposition: `${download ? 'attachment' : 'inline'}; filename="${filename}"`,
+      length: pdf.length,
+    });
+  }
+}
+
+function parseDownload(raw: unknown): boolean {
+  if (raw === undefined) return false;
+  const value = typeof raw === 'string' ? DOWNLOAD_VALUES[raw] : undefined;
+  if (value === undefined) {
+    throw AppError.validation(
+      [{ field: 'download', message: 'must be one of 1, 0, true, false' }],
+      'download must be one of 1, 0, true, false.',
+    );
+  }
+  return value;
+}
+
+/** RFC 9110 If-None-Match: `*` or a list of (weak or strong) entity tags. */
+function matches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
