@@ -2,7 +2,7 @@
  * Import rules CI enforces (`npm run lint:deps`): no cycles, and arrows point down —
  * cross-cutting code (src/common, src/database) never reaches into a feature folder.
  */
-const FEATURES = '^src/(bookings|demands|receipts|cancellations|numbering|tenant-config|seed|health|housekeeping|webhooks)/';
+const FEATURES = '^src/(bookings|demands|receipts|cancellations|exports|documents|numbering|tenant-config|seed|health|housekeeping|webhooks)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -20,7 +20,7 @@ export function pdfText(pdf: Buffer): Promise<string> {
       process.execPath,
       ['-e', EXTRACT],
       { cwd: process.cwd(), maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      (error, stdout) => (error ? reject(new Error(error.message)) : resolve(stdout)),
     );
     child.stdin?.end(pdf);
   });
