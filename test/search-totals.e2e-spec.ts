@@ -194,7 +194,7 @@ describe('search totals after writes', () => {
       if (f.source === 'keyword') continue;
       const { rows } = await owner.query<{ ok: boolean }>(
         `SELECT has_column_privilege('finance_app', $1, $2, 'UPDATE') AS ok`,
-        [tables[f.source], f.column],
+        [tables[f.source as keyof typeof tables], f.column],
       );
       if (rows[0].ok) updatable.push(`${f.source}.${f.column}`);
     }

@@ -81,7 +81,7 @@ describe('search field catalogue', () => {
       'BANK',
       'OTHER',
     ]);
-    expect(findSearchField('status')?.enumValues).toEqual(['ACTIVE', 'CANCELLED']);
+    expect(findSearchField('status')?.enumValues).toEqual(['ACTIVE', 'CANCELLED', 'BOUNCED']);
     expect(findSearchField('demandType')?.enumValues).toEqual(['MANUAL', 'MILESTONE']);
     expect(findSearchField('paymentMode')?.enumValues).toHaveLength(10);
     for (const f of SEARCH_FIELDS) {

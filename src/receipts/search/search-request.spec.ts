@@ -358,7 +358,7 @@ describe('parseFilters', () => {
           field: 'filters[0].query',
           message:
             'filter 0 (status EQUALS): "open" is not a valid value for status; ' +
-            'allowed values (case-insensitive): ACTIVE, CANCELLED',
+            'allowed values (case-insensitive): ACTIVE, CANCELLED, BOUNCED',
         },
       ]);
     });

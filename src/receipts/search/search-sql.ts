@@ -16,8 +16,18 @@
  * NOT_EQUALS uses `IS DISTINCT FROM` and NOT_IN / NOT_CONTAINS add `col IS NULL OR ...`, so
  * "milestone is not X" includes demands without a milestone.
  */
-import { SORT_COLUMNS, SearchFieldDef, SearchFieldSource } from './search-fields';
-import { ParsedFilter, ParsedSearchRequest, SortKey } from './search-request';
+import {
+  compileConditions,
+  compileOrderBy,
+  escapeLike,
+  KEYWORD_SLOT,
+  Params,
+  SearchSqlShape,
+} from '@/common/search/search-conditions';
+import { SORT_COLUMNS } from './search-fields';
+import { ParsedSearchRequest } from './search-request';
+
+export { escapeLike } from '@/common/search/search-conditions';
 
 export interface CompiledSearch {
   /** `SELECT r.id FROM receipts r WHERE ... ORDER BY ... LIMIT $n OFFSET $n+1`. */
@@ -42,104 +52,6 @@ export interface CompiledSearch {
   matchSql(columns: string): string;
   /** The ORDER BY list of the request's sort over `r` (ends with the id tie-break). */
   readonly orderBy: string;
-}
-
-/** Collects bind values and hands out their `$n` placeholders. */
-class Params {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-const ALIASES: Readonly<Record<Exclude<SearchFieldSource, 'keyword'>, string>> = {
-  receipt: 'r',
-  split: 's',
-  demand: 'd',
-};
-
-const CASTS: Readonly<Record<'uuid' | 'enum' | 'number' | 'date', string>> = {
-  uuid: 'uuid',
-  enum: 'text',
-  number: 'numeric',
-  date: 'date',
-};
-
-/** Escapes LIKE/ILIKE wildcards (`%`, `_`) and the escape character itself (backslash). */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function unsupported(filter: ParsedFilter): never {
-  throw new Error(
-    `search-sql: operator ${filter.operator} is not supported for ${filter.field.name} (${filter.field.type})`,
-  );
-}
-
-function textCondition(filter: ParsedFilter, col: string, nullable: boolean, p: Params): string {
-  const orNull = (cond: string): string => (nullable ? `(${col} IS NULL OR ${cond})` : cond);
-  switch (filter.operator) {
-    case 'EQUALS':
-      return `lower(${col}) = lower(${p.add(filter.value)}::text)`;
-    case 'NOT_EQUALS':
-      return nullable
-        ? `lower(${col}) IS DISTINCT FROM lower(${p.add(filter.value)}::text)`
-        : `lower(${col}) <> lower(${p.add(filter.value)}::text)`;
-    case 'CONTAINS':
-      return `${col} ILIKE ${p.add(`%${escapeLike(filter.value)}%`)}`;
-    case 'NOT_CONTAINS':
-      return orNull(`${col} NOT ILIKE ${p.add(`%${escapeLike(filter.value)}%`)}`);
-    case 'STARTS_WITH':
-      return `${col} ILIKE ${p.add(`${escapeLike(filter.value)}%`)}`;
-    case 'ENDS_WITH':
-      return `${col} ILIKE ${p.add(`%${escapeLike(filter.value)}`)}`;
-    case 'IN':
-    case 'NOT_IN': {
-      const values = [...new Set(filter.values.map((v) => v.toLowerCase()))];
-      return filter.operator === 'IN'
-        ? `lower(${col}) = ANY(${p.add(values)}::text[])`
-        : orNull(`lower(${col}) <> ALL(${p.add(values)}::text[])`);
-    }
-    default:
-      return unsupported(filter);
-  }
-}
-
-function typedCondition(
-  filter: ParsedFilter,
-  col: string,
-  cast: string,
-  nullable: boolean,
-  p: Params,
-): string {
-  switch (filter.operator) {
-    case 'EQUALS':
-      return `${col} = ${p.add(filter.value)}::${cast}`;
-    case 'NOT_EQUALS':
-      return nullable
-        ? `${col} IS DISTINCT FROM ${p.add(filter.value)}::${cast}`
-        : `${col} <> ${p.add(filter.value)}::${cast}`;
-    case 'GT':
-      return `${col} > ${p.add(filter.value)}::${cast}`;
-    case 'GTE':
-      return `${col} >= ${p.add(filter.value)}::${cast}`;
-    case 'LT':
-      return `${col} < ${p.add(filter.value)}::${cast}`;
-    case 'LTE':
-      return `${col} <= ${p.add(filter.value)}::${cast}`;
-    case 'BETWEEN':
-      return `${col} BETWEEN ${p.add(filter.from)}::${cast} AND ${p.add(filter.to)}::${cast}`;
-    case 'IN':
-      return `${col} = ANY(${p.add([...filter.values])}::${cast}[])`;
-    case 'NOT_IN': {
-      const cond = `${col} <> ALL(${p.add([...filter.values])}::${cast}[])`;
-      return nullable ? `(${col} IS NULL OR ${cond})` : cond;
-    }
-    default:
-      return unsupported(filter);
-  }
 }
 
 /** The form of `keyword CONTAINS` that scans: short keywords, and past the caps (see compileSearch). */
@@ -167,79 +79,23 @@ export function keywordUsesIndex(value: string): boolean {
 export const KEYWORD_DEMAND_CAP = 10_000;
 export const KEYWORD_RECEIPT_CAP = 20_000;
 
-function keywordCondition(filter: ParsedFilter, p: Params): string {
-  if (filter.operator !== 'CONTAINS') return unsupported(filter);
-  return keywordScanCondition(p.add(`%${escapeLike(filter.value)}%`));
-}
-
-/** Marks where the indexed keyword's condition goes in the WHERE text of compileConditions. */
-const KEYWORD_SLOT = '\u0000keyword\u0000';
-
-function columnCondition(
-  filter: ParsedFilter,
-  def: SearchFieldDef,
-  p: Params,
-  indexedKeyword?: ParsedFilter,
-): string {
-  if (def.source === 'keyword') {
-    return filter === indexedKeyword ? KEYWORD_SLOT : keywordCondition(filter, p);
-  }
-  const col = `${ALIASES[def.source]}.${def.column}`;
-  if (filter.operator === 'IS_NULL') return `${col} IS NULL`;
-  if (filter.operator === 'IS_NOT_NULL') return `${col} IS NOT NULL`;
-  if (def.type === 'text') return textCondition(filter, col, def.nullable, p);
-  if (def.type === 'keyword') return unsupported(filter);
-  return typedCondition(filter, col, CASTS[def.type], def.nullable, p);
-}
-
-/**
- * Builds the WHERE conditions after the tenant's (`r.tenant_id = $1::uuid`); params are numbered
- * in textual order. `indexedKeyword`, when given, leaves KEYWORD_SLOT in its place.
- */
-function compileConditions(
-  filters: readonly ParsedFilter[],
-  p: Params,
-  indexedKeyword?: ParsedFilter,
-): string {
-  const conditions = ['r.tenant_id = $1::uuid'];
-  const bySource = (source: SearchFieldSource): ParsedFilter[] =>
-    filters.filter((f) => f.field.source === source);
-
-  for (const f of filters) {
-    if (f.field.source === 'receipt' || f.field.source === 'keyword') {
-      conditions.push(columnCondition(f, f.field, p, indexedKeyword));
-    }
-  }
-
-  const splitFilters = bySource('split');
-  if (splitFilters.length > 0) {
-    const conds = splitFilters.map((f) => columnCondition(f, f.field, p));
-    conditions.push(
-      `EXISTS (SELECT 1 FROM demand_splits s WHERE s.tenant_id = r.tenant_id ` +
-        `AND s.id = r.demand_split_id AND ${conds.join(' AND ')})`,
-    );
-  }
-
-  const demandFilters = bySource('demand');
-  if (demandFilters.length > 0) {
-    const conds = demandFilters.map((f) => columnCondition(f, f.field, p));
-    conditions.push(
-      `EXISTS (SELECT 1 FROM demands d WHERE d.tenant_id = r.tenant_id ` +
-        `AND d.id = r.demand_id AND ${conds.join(' AND ')})`,
-    );
-  }
-
-  return conditions.join(' AND ');
-}
-
-function compileOrderBy(sort: readonly SortKey[]): string {
-  const keys = sort.some((k) => k.field === 'id')
-    ? sort
-    : [...sort, { field: 'id', direction: 'desc' } as const];
-  return keys
-    .map((k) => `r.${SORT_COLUMNS[k.field]} ${k.direction === 'asc' ? 'ASC' : 'DESC'}`)
-    .join(', ');
-}
+/** Receipts in the shared engine: `receipts r`, its split `s` and demand `d` as EXISTS. */
+const RECEIPT_SQL: SearchSqlShape = {
+  alias: 'r',
+  rootSource: 'receipt',
+  joins: {
+    split: {
+      alias: 's',
+      from: 'demand_splits s WHERE s.tenant_id = r.tenant_id AND s.id = r.demand_split_id',
+    },
+    demand: {
+      alias: 'd',
+      from: 'demands d WHERE d.tenant_id = r.tenant_id AND d.id = r.demand_id',
+    },
+  },
+  sortColumns: SORT_COLUMNS,
+  keywordScan: keywordScanCondition,
+};
 
 /**
  * Compiles a parsed request for one tenant. The tenant id is bound as `$1`; filter values
@@ -263,10 +119,10 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   const indexed = parsed.filters.find(
     (f) => f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
   );
-  const orderBy = compileOrderBy(parsed.sort);
+  const orderBy = compileOrderBy(RECEIPT_SQL, parsed.sort);
 
   if (indexed === undefined || indexed.operator !== 'CONTAINS') {
-    const where = compileConditions(parsed.filters, p);
+    const where = compileConditions(RECEIPT_SQL, parsed.filters, p);
     const countParams = [...p.values];
     const limit = p.add(parsed.size);
     const offset = p.add(parsed.page * parsed.size);
@@ -292,7 +148,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   const withinCap =
     `(SELECT cardinality(demand_ids) <= ${KEYWORD_DEMAND_CAP} ` +
     `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
-  const where = compileConditions(parsed.filters, p, indexed);
+  const where = compileConditions(RECEIPT_SQL, parsed.filters, p, indexed);
   const indexedWhere =
     where.replace(
       KEYWORD_SLOT,
@@ -304,7 +160,9 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   const countParams = [...p.values];
   const limit = p.add(parsed.size);
   const offset = p.add(parsed.page * parsed.size);
-  const columns = [...new Set(['id', ...parsed.sort.map((key) => SORT_COLUMNS[key.field])])]
+  const columns = [
+    ...new Set(['id', ...parsed.sort.map((key) => RECEIPT_SQL.sortColumns[key.field])]),
+  ]
     .map((c) => `r.${c}`)
     .join(', ');
   const countWhere = (extra: string) =>
