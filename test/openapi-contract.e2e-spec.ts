@@ -219,6 +219,16 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('POST /bookings/{id}/cancel', cancelBooking(tenant))).status).toBe(409);
   });
 
+  it('demand and booking search: 200 and 400', async () => {
+    for (const resource of ['demands', 'bookings']) {
+      const operation = `POST /${resource}/search`;
+      const ok = http().post(`/${resource}/search?size=5`).set(as(tenant)).send([]);
+      expect((await call(operation, ok)).status).toBe(200);
+      const bad = http().post(`/${resource}/search?sort=nope`).set(as(tenant)).send([]);
+      expect((await call(operation, bad)).status).toBe(400);
+    }
+  });
+
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
     expect(
       (

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
@@ -7,6 +7,10 @@ import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { BookingsService } from './bookings.service';
+import { ApiSearchQuery } from '@/common/search/search-swagger';
+import type { RawSearchQuery } from '@/common/search/search-request';
+import { BOOKING_SEARCH } from './booking-search';
+import { BookingPage, BookingSearchFilterDto } from './dto/booking-search.dto';
 import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
 
@@ -49,6 +53,34 @@ export class BookingsController {
     @Body() body: CreateBookingRequest,
   ): Promise<BookingView> {
     return this.bookings.create(tenant, body);
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  @RequireScopes('receipts:read')
+  @ApiOperation({
+    summary: 'Search bookings with filters, sorting and paging.',
+    description:
+      'The request grammar, limits, page object and 400s of POST /receipts/search, over the booking catalogue. Default sort bookingDate,desc. totalElements is exact. keyword matches the booking number or the buyer name.',
+  })
+  @ApiSearchQuery(BOOKING_SEARCH)
+  @ApiBody({
+    type: [BookingSearchFilterDto],
+    required: false,
+    examples: {
+      none: { summary: 'Every booking', value: [] },
+      cancelled: {
+        summary: 'Cancelled this financial year',
+        value: [
+          { field: 'status', query: 'CANCELLED', type: 'EQUALS' },
+          { field: 'bookingDate', query: '2026-04-01,2027-03-31', type: 'BETWEEN' },
+        ],
+      },
+    },
+  })
+  @ApiOkResponse({ type: BookingPage })
+  search(@Tenant() tenant: TenantContext, @Query() query: RawSearchQuery, @Body() body: unknown) {
+    return this.bookings.search(tenant, query, body);
   }
 
   @Get(':id')

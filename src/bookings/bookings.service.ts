@@ -4,7 +4,11 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { parseLocalDate } from '@/common/dates/local-date';
+import { pageStatement, PageRow, settlePage, toPage } from '@/common/search/search-page';
+import { parseSearchRequest, RawSearchQuery } from '@/common/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
+import { BOOKING_SEARCH, BOOKING_TABLE } from './booking-search';
+import { BookingPage } from './dto/booking-search.dto';
 import { BOOKING_COLUMNS, BookingRow, BookingView, toBookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
 
@@ -35,6 +39,17 @@ export class BookingsService {
       ],
     );
     return toBookingView(row);
+  }
+
+  /** POST /bookings/search: one page of bookings (contract §7.6). */
+  async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<BookingPage> {
+    const parsed = parseSearchRequest(BOOKING_SEARCH, query, body);
+    const statement = pageStatement(BOOKING_TABLE, parsed, tenant.tenantId, BOOKING_COLUMNS);
+    const page = settlePage(
+      parsed,
+      await this.txHost.tx.query<PageRow<BookingRow>[]>(statement.text, statement.params),
+    );
+    return toPage(page.rows.map(toBookingView), parsed.page, parsed.size, page.totalElements);
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<BookingView> {

@@ -8,6 +8,7 @@ import { CountIndexes1764200000001 } from '../../migrations/1764200000001-CountI
 import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-KeywordSearch';
 import { SearchIndexUpkeep1764400000000 } from '../../migrations/1764400000000-SearchIndexUpkeep';
 import { StatusChanges1764500000000 } from '../../migrations/1764500000000-StatusChanges';
+import { DemandBookingSearch1764600000000 } from '../../migrations/1764600000000-DemandBookingSearch';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   KeywordSearch1764300000000,
   SearchIndexUpkeep1764400000000,
   StatusChanges1764500000000,
+  DemandBookingSearch1764600000000,
 ];
 
 export function dataSourceOptions(

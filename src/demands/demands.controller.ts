@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
@@ -7,6 +7,10 @@ import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { DemandsService } from './demands.service';
+import { ApiSearchQuery } from '@/common/search/search-swagger';
+import type { RawSearchQuery } from '@/common/search/search-request';
+import { DEMAND_SEARCH } from './demand-search';
+import { DemandPage, DemandSearchFilterDto } from './dto/demand-search.dto';
 import { CreateDemandRequest } from './dto/create-demand.request';
 import { DemandView } from './dto/demand-views';
 
@@ -86,6 +90,38 @@ export class DemandsController {
   )
   create(@Tenant() tenant: TenantContext, @Body() body: CreateDemandRequest): Promise<DemandView> {
     return this.demands.create(tenant, body);
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  @RequireScopes('receipts:read')
+  @ApiOperation({
+    summary: 'Search demands with filters, sorting and paging.',
+    description:
+      'The request grammar, limits, page object and 400s of POST /receipts/search, over the demand catalogue. Each demand comes with its splits. Default sort dueDate,asc. Overdue demands: dueDate LT <today> AND status IN PENDING,PARTIALLY_PAID. totalElements is exact (counted unless the page proves it). keyword matches the demand number or the buyer name.',
+  })
+  @ApiSearchQuery(DEMAND_SEARCH)
+  @ApiBody({
+    type: [DemandSearchFilterDto],
+    required: false,
+    examples: {
+      none: { summary: 'Every demand', value: [] },
+      overdue: {
+        summary: 'Overdue on 23 Nov 2026',
+        value: [
+          { field: 'dueDate', query: '2026-11-23', type: 'LT' },
+          { field: 'status', query: 'PENDING,PARTIALLY_PAID', type: 'IN' },
+        ],
+      },
+      buyer: {
+        summary: 'By buyer or demand number',
+        value: [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }],
+      },
+    },
+  })
+  @ApiOkResponse({ type: DemandPage })
+  search(@Tenant() tenant: TenantContext, @Query() query: RawSearchQuery, @Body() body: unknown) {
+    return this.demands.search(tenant, query, body);
   }
 
   @Get(':id')

@@ -7,8 +7,12 @@ import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { bookingNotFound } from '@/bookings/bookings.service';
 import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { pageStatement, PageRow, settlePage, toPage } from '@/common/search/search-page';
+import { parseSearchRequest, RawSearchQuery } from '@/common/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
+import { DEMAND_SEARCH, DEMAND_TABLE } from './demand-search';
 import { CreateDemandRequest } from './dto/create-demand.request';
+import { DemandPage } from './dto/demand-search.dto';
 import {
   DEMAND_COLUMNS,
   DEMAND_SPLIT_COLUMNS,
@@ -125,6 +129,30 @@ export class DemandsService {
       numbers.map((n) => byNumber.get(n) as DemandSplitRow),
       tenant,
     );
+  }
+
+  /** POST /demands/search: one page of demands with their splits (contract §7.6). */
+  async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<DemandPage> {
+    const parsed = parseSearchRequest(DEMAND_SEARCH, query, body);
+    const statement = pageStatement(DEMAND_TABLE, parsed, tenant.tenantId, DEMAND_COLUMNS);
+    const em = this.txHost.tx;
+    const page = settlePage(
+      parsed,
+      await em.query<PageRow<DemandRow>[]>(statement.text, statement.params),
+    );
+    const splits =
+      page.rows.length === 0
+        ? []
+        : await em.query<DemandSplitRow[]>(
+            `SELECT ${DEMAND_SPLIT_COLUMNS} FROM demand_splits
+              WHERE tenant_id = $1 AND demand_id = ANY($2::uuid[])
+              ORDER BY created_at, length(demand_split_number), demand_split_number, id`,
+            [tenant.tenantId, page.rows.map((d) => d.id)],
+          );
+    const byDemand = new Map<string, DemandSplitRow[]>();
+    for (const s of splits) byDemand.set(s.demand_id, [...(byDemand.get(s.demand_id) ?? []), s]);
+    const content = page.rows.map((d) => toDemandView(d, byDemand.get(d.id) ?? [], tenant));
+    return toPage(content, parsed.page, parsed.size, page.totalElements);
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<DemandView> {

@@ -148,6 +148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bookings/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search bookings with filters, sorting and paging.
+         * @description The request grammar, limits, page object and 400s of POST /receipts/search, over the booking catalogue. Default sort bookingDate,desc. totalElements is exact. keyword matches the booking number or the buyer name.
+         */
+        post: operations["BookingsController_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bookings/{id}": {
         parameters: {
             query?: never;
@@ -182,6 +202,26 @@ export interface paths {
          * @description The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly (422 DEMAND_SPLITS_MISMATCH). The booking must exist in this tenant (404 BOOKING_NOT_FOUND, also for another tenant's booking) and be active (409 BOOKING_CANCELLED). The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.
          */
         post: operations["DemandsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demands/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search demands with filters, sorting and paging.
+         * @description The request grammar, limits, page object and 400s of POST /receipts/search, over the demand catalogue. Each demand comes with its splits. Default sort dueDate,asc. Overdue demands: dueDate LT <today> AND status IN PENDING,PARTIALLY_PAID. totalElements is exact (counted unless the page proves it). keyword matches the demand number or the buyer name.
+         */
+        post: operations["DemandsController_search"];
         delete?: never;
         options?: never;
         head?: never;
@@ -815,6 +855,72 @@ export interface components {
              */
             createdBy: string;
         };
+        BookingSearchFilterDto: {
+            /**
+             * @description Value, parsed by the field type (UUID, YYYY-MM-DD, decimal, enum, text). BETWEEN takes "a,b" (inclusive); IN / NOT_IN a comma-separated list (at most 100). Ignored by IS_NULL / IS_NOT_NULL.
+             * @example PENDING,PARTIALLY_PAID
+             */
+            query?: string;
+            /**
+             * @description Operator (case-insensitive): EQUALS (eq, is, =), NOT_EQUALS (ne, !=), CONTAINS (like, ilike), NOT_CONTAINS, STARTS_WITH, ENDS_WITH, GT, GTE, LT, LTE, BETWEEN, IN, NOT_IN, IS_NULL, IS_NOT_NULL. Each field type admits only the operators that make sense for it.
+             * @example IN
+             */
+            type: string;
+            /**
+             * @description Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).
+             * @example buyerName
+             */
+            field: string;
+        };
+        BookingPage: {
+            /**
+             * @description True when content is empty.
+             * @example false
+             */
+            empty: boolean;
+            /**
+             * @description True on page 0.
+             * @example true
+             */
+            first: boolean;
+            /**
+             * @description True when page >= totalPages - 1 (also past the end).
+             * @example false
+             */
+            last: boolean;
+            /**
+             * @description 1-based position of the first element; 0 when empty.
+             * @example 1
+             */
+            from: number;
+            /**
+             * @description Position of the last element; 0 when empty.
+             * @example 20
+             */
+            to: number;
+            /**
+             * @description The page returned, 0-based.
+             * @example 0
+             */
+            pageNumber: number;
+            /**
+             * @description The page size applied.
+             * @example 20
+             */
+            pageSize: number;
+            /**
+             * @description All records matching the filters (exact).
+             * @example 4213
+             */
+            totalElements: number;
+            /**
+             * @description ceil(totalElements / pageSize).
+             * @example 211
+             */
+            totalPages: number;
+            /** @description The bookings of this page. */
+            content: components["schemas"]["BookingView"][];
+        };
         DemandSplitRequest: {
             /**
              * @description Who pays this part.
@@ -1016,6 +1122,72 @@ export interface components {
             /** @description One split per payer, in the order they were sent. */
             splits: components["schemas"]["DemandSplitMetaView"][];
         };
+        DemandSearchFilterDto: {
+            /**
+             * @description Value, parsed by the field type (UUID, YYYY-MM-DD, decimal, enum, text). BETWEEN takes "a,b" (inclusive); IN / NOT_IN a comma-separated list (at most 100). Ignored by IS_NULL / IS_NOT_NULL.
+             * @example PENDING,PARTIALLY_PAID
+             */
+            query?: string;
+            /**
+             * @description Operator (case-insensitive): EQUALS (eq, is, =), NOT_EQUALS (ne, !=), CONTAINS (like, ilike), NOT_CONTAINS, STARTS_WITH, ENDS_WITH, GT, GTE, LT, LTE, BETWEEN, IN, NOT_IN, IS_NULL, IS_NOT_NULL. Each field type admits only the operators that make sense for it.
+             * @example IN
+             */
+            type: string;
+            /**
+             * @description Field to filter on: id, booking, unit, milestone (UUID); demandNumber, buyerName (text); demandType, status (enum); totalAmount, receivedAmount, pendingAmount (number); dueDate, demandDate (date); keyword (demand number or buyer name).
+             * @example status
+             */
+            field: string;
+        };
+        DemandPage: {
+            /**
+             * @description True when content is empty.
+             * @example false
+             */
+            empty: boolean;
+            /**
+             * @description True on page 0.
+             * @example true
+             */
+            first: boolean;
+            /**
+             * @description True when page >= totalPages - 1 (also past the end).
+             * @example false
+             */
+            last: boolean;
+            /**
+             * @description 1-based position of the first element; 0 when empty.
+             * @example 1
+             */
+            from: number;
+            /**
+             * @description Position of the last element; 0 when empty.
+             * @example 20
+             */
+            to: number;
+            /**
+             * @description The page returned, 0-based.
+             * @example 0
+             */
+            pageNumber: number;
+            /**
+             * @description The page size applied.
+             * @example 20
+             */
+            pageSize: number;
+            /**
+             * @description All records matching the filters (exact).
+             * @example 4213
+             */
+            totalElements: number;
+            /**
+             * @description ceil(totalElements / pageSize).
+             * @example 211
+             */
+            totalPages: number;
+            /** @description The demands of this page, with their splits. */
+            content: components["schemas"]["DemandView"][];
+        };
         RecordReceiptRequest: {
             /**
              * Format: uuid
@@ -1211,8 +1383,6 @@ export interface components {
             type: string;
         };
         ReceiptPage: {
-            /** @description The receipts of this page. */
-            content: components["schemas"]["ReceiptView"][];
             /**
              * @description True when content is empty.
              * @example false
@@ -1249,7 +1419,7 @@ export interface components {
              */
             pageSize: number;
             /**
-             * @description All receipts matching the filters.
+             * @description All records matching the filters (exact).
              * @example 4213
              */
             totalElements: number;
@@ -1258,6 +1428,8 @@ export interface components {
              * @example 211
              */
             totalPages: number;
+            /** @description The receipts of this page. */
+            content: components["schemas"]["ReceiptView"][];
         };
         ReceiptSummaryGroupView: {
             /**
@@ -2707,6 +2879,186 @@ export interface operations {
             };
         };
     };
+    BookingsController_search: {
+        parameters: {
+            query?: {
+                /** @description 0-based page number. */
+                page?: number;
+                /** @description Page size. */
+                size?: number;
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status; default bookingDate,desc, with an id tie-breaker always appended. */
+                sort?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BookingSearchFilterDto"][];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bookings/search",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/search",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     BookingsController_findOne: {
         parameters: {
             query?: never;
@@ -3087,6 +3439,186 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/demands",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    DemandsController_search: {
+        parameters: {
+            query?: {
+                /** @description 0-based page number. */
+                page?: number;
+                /** @description Page size. */
+                size?: number;
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: dueDate, demandDate, demandNumber, buyerName, demandType, status, totalAmount, receivedAmount, pendingAmount; default dueDate,asc, with an id tie-breaker always appended. */
+                sort?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DemandSearchFilterDto"][];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemandPage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/demands/search",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/demands/search",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/demands/search",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/demands/search",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/demands/search",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/demands/search",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/demands/search",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }

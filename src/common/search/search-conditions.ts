@@ -178,7 +178,8 @@ export function compileOrderBy(shape: SearchSqlShape, sort: readonly SortKey[]):
   return keys
     .map(
       (k) =>
-        `${shape.alias}.${shape.sortColumns[k.field]} ${k.direction === 'asc' ? 'ASC' : 'DESC'}`,
+        // `id` is the tie-breaker of every resource, sortable by users or not.
+        `${shape.alias}.${k.field === 'id' ? 'id' : shape.sortColumns[k.field]} ${k.direction === 'asc' ? 'ASC' : 'DESC'}`,
     )
     .join(', ');
 }

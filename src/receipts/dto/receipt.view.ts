@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PAYMENT_MODES, PAYER_TYPES, RECEIPT_STATUSES } from '@/common/domain/enums';
 import { toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
+import { PageMetaView, toPage } from '@/common/search/search-page';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import {
   DemandMetaView,
@@ -106,40 +107,9 @@ export class BouncedReceiptView extends ReceiptView {
   chargesDemand: DemandView | null;
 }
 
-export class ReceiptPage {
+export class ReceiptPage extends PageMetaView {
   @ApiProperty({ description: 'The receipts of this page.', type: [ReceiptView] })
   content: ReceiptView[];
-  @ApiProperty({ description: 'True when content is empty.', example: false }) empty: boolean;
-  @ApiProperty({ description: 'True on page 0.', example: true }) first: boolean;
-  @ApiProperty({
-    description: 'True when page >= totalPages - 1 (also past the end).',
-    example: false,
-  })
-  last: boolean;
-  @ApiProperty({
-    type: 'integer',
-    example: 1,
-    description: '1-based position of the first element; 0 when empty.',
-  })
-  from: number;
-  @ApiProperty({
-    type: 'integer',
-    example: 20,
-    description: 'Position of the last element; 0 when empty.',
-  })
-  to: number;
-  @ApiProperty({ type: 'integer', description: 'The page returned, 0-based.', example: 0 })
-  pageNumber: number;
-  @ApiProperty({ type: 'integer', description: 'The page size applied.', example: 20 })
-  pageSize: number;
-  @ApiProperty({
-    type: 'integer',
-    description: 'All receipts matching the filters.',
-    example: 4213,
-  })
-  totalElements: number;
-  @ApiProperty({ type: 'integer', description: 'ceil(totalElements / pageSize).', example: 211 })
-  totalPages: number;
 }
 
 /** One receipt with its split and demand, as the joined query returns it. */
@@ -256,18 +226,5 @@ export function toReceiptPage(
   size: number,
   totalElements: number,
 ): ReceiptPage {
-  const offset = page * size;
-  const totalPages = Math.ceil(totalElements / size);
-  return {
-    content,
-    empty: content.length === 0,
-    first: page === 0,
-    last: page >= totalPages - 1,
-    from: content.length > 0 ? offset + 1 : 0,
-    to: content.length > 0 ? offset + content.length : 0,
-    pageNumber: page,
-    pageSize: size,
-    totalElements,
-    totalPages,
-  };
+  return toPage(content, page, size, totalElements);
 }

@@ -1,0 +1,43 @@
+/**
+ * The booking catalogue of the shared search engine (POST /bookings/search, contract §7.6): every
+ * field is a column of `bookings b`; `keyword` matches the booking number and the buyer's name.
+ */
+import { field, SearchCatalogue } from '@/common/search/search-catalogue';
+import { SearchTable } from '@/common/search/search-page';
+
+export const BOOKING_STATUSES = ['ACTIVE', 'CANCELLED'] as const;
+
+const SORT_COLUMNS = {
+  bookingDate: 'booking_date',
+  bookingNumber: 'booking_number',
+  buyerName: 'buyer_name',
+  status: 'status',
+};
+
+export const BOOKING_SEARCH = new SearchCatalogue(
+  'bookings',
+  [
+    field('id', 'uuid', 'booking', 'id'),
+    field('unit', 'uuid', 'booking', 'unit_id'),
+    field('buyerId', 'uuid', 'booking', 'buyer_id', { nullable: true }),
+    field('bookingNumber', 'text', 'booking', 'booking_number'),
+    field('buyerName', 'text', 'booking', 'buyer_name'),
+    field('status', 'enum', 'booking', 'status', { enumValues: BOOKING_STATUSES }),
+    field('bookingDate', 'date', 'booking', 'booking_date'),
+    field('keyword', 'keyword', 'keyword', ''),
+  ],
+  SORT_COLUMNS,
+  [
+    { field: 'bookingDate', direction: 'desc' },
+    { field: 'id', direction: 'desc' },
+  ],
+);
+
+export const BOOKING_TABLE: SearchTable = {
+  table: 'bookings',
+  alias: 'b',
+  rootSource: 'booking',
+  joins: {},
+  sortColumns: SORT_COLUMNS,
+  keywordScan: (k) => `(b.booking_number ILIKE ${k} OR b.buyer_name ILIKE ${k})`,
+};

@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { SearchFilterBaseDto } from '@/common/search/search-filter.dto';
+import { PageMetaView } from '@/common/search/search-page';
+import { DemandView } from './demand-views';
+
+/** One element of the POST /demands/search body. */
+export class DemandSearchFilterDto extends SearchFilterBaseDto {
+  @ApiProperty({
+    description:
+      'Field to filter on: id, booking, unit, milestone (UUID); demandNumber, buyerName (text); demandType, status (enum); totalAmount, receivedAmount, pendingAmount (number); dueDate, demandDate (date); keyword (demand number or buyer name).',
+    example: 'status',
+    maxLength: 64,
+  })
+  field: string;
+}
+
+export class DemandPage extends PageMetaView {
+  @ApiProperty({ description: 'The demands of this page, with their splits.', type: [DemandView] })
+  content: DemandView[];
+}
