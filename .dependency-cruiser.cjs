@@ -1,8 +1,56 @@
 /**
- * Import rules CI enforces (`npm run lint:deps`): no cycles, and arrows point down —
- * cross-cutting code (src/common, src/database) never reaches into a feature folder.
+ * Import rules CI enforces (`npm run lint:deps`): arrows point down.
+ *
+ * Every folder of src/ has a place in LAYERS, top to bottom, one folder per layer. A folder may
+ * import the folders below it and nothing above it, so no two folders can ever import each
+ * other, directly or through others (no folder-level cycle), and src/database and src/common
+ * (the bottom layers) never reach into a feature. A new folder must be given a layer before it may
+ * import anything. File-level cycles are forbidden everywhere, within a folder too.
+ * docs/architecture.md explains the layers.
  */
-const FEATURES = '^src/(bookings|demands|receipts|cancellations|exports|documents|numbering|tenant-config|seed|health|housekeeping|webhooks)/';
+const LAYERS = [
+  // Command-line entry points, over the composition root (src/*.ts: the application module,
+  // its factory, main) and the demo data it seeds.
+  ['cli'],
+  ['app'],
+  ['seed'],
+  // Features over the records: printed documents, files, cancellations, operations.
+  ['documents'],
+  ['exports'],
+  ['cancellations'],
+  ['housekeeping'],
+  ['health'],
+  // The records, each over the one below.
+  ['receipts'],
+  ['demands'],
+  ['bookings'],
+  // Tenants: creating them (with their configuration), the configuration, numbering.
+  ['tenants'],
+  ['tenant-config'],
+  ['numbering'],
+  // Infrastructure: the database connection and migrations, then cross-cutting code.
+  ['database'],
+  ['common'],
+];
+
+/** `src/app.module.ts`, `src/main.ts` ... count as the `app` folder. */
+const folderPath = (names) =>
+  `^src/(${names.map((n) => (n === 'app' ? '[^/]+\\.ts$' : `${n}/`)).join('|')})`;
+
+const layerRules = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(0, i).flat();
+  const rules = [];
+  if (above.length > 0) {
+    rules.push({
+      name: 'arrows-point-down',
+      severity: 'error',
+      comment: `src/${layer.join(', src/')} may not import a layer above it (${above.join(', ')}).`,
+      from: { path: folderPath(layer) },
+      to: { path: folderPath(above) },
+    });
+  }
+  return rules;
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -14,12 +62,13 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...layerRules,
     {
-      name: 'common-stays-below-features',
+      name: 'every-folder-has-a-layer',
       severity: 'error',
-      comment: 'src/common and src/database are used by features, never the reverse.',
-      from: { path: '^src/(common|database)/' },
-      to: { path: FEATURES },
+      comment: 'A folder of src/ that is not in LAYERS: give it a layer in .dependency-cruiser.cjs.',
+      from: { path: '^src/[^/]+/', pathNot: folderPath(LAYERS.flat().filter((n) => n !== 'app')) },
+      to: {},
     },
     {
       name: 'no-unresolvable',
@@ -33,6 +82,9 @@ module.exports = {
     exclude: { path: '(^dist/|\\.spec\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

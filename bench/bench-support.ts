@@ -11,7 +11,7 @@ import { SCOPES } from '@/common/auth/auth.decorators';
 import { loadConfig } from '@/common/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { loadEmbeddedPostgres } from '@/database/state-location';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { ClsService } from 'nestjs-cls';
 

@@ -49,10 +49,9 @@ import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
 import { searchPage } from '@/receipts/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
-import { TENANT_CACHE_TTL_MS } from '@/tenants/tenants.service';
-import { NumberingSettings } from '@/tenant-config/numbering-fields';
-import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
-import { Tenant } from '@/tenants/tenant.entity';
+import { TENANT_CACHE_TTL_MS } from '@/common/tenancy/tenants.service';
+import { NUMBERING_SETTINGS_SQL, NumberingSettings } from '@/numbering/numbering-settings';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 
 export interface FloorOptions {
   appUrl: string;
@@ -83,11 +82,7 @@ interface Lookup {
 }
 
 /** The SQL TypeORM writes for `findOneBy(where)` on `entity`, with the result's column aliases. */
-function findOneBySql(
-  ds: DataSource,
-  entity: typeof Tenant | typeof TenantConfiguration,
-  where: object,
-): Lookup {
+function findOneBySql(ds: DataSource, entity: typeof Tenant, where: object): Lookup {
   const meta = ds.getMetadata(entity);
   const [sql] = ds
     .getRepository(entity)
@@ -150,12 +145,9 @@ export async function startFloor(
     application_name: 'bench-floor',
   });
 
-  const ds = new DataSource(
-    dataSourceOptions(options.appUrl, 1, 3000, [Tenant, TenantConfiguration]),
-  );
+  const ds = new DataSource(dataSourceOptions(options.appUrl, 1, 3000, [Tenant]));
   await ds.initialize();
   const tenantLookup = findOneBySql(ds, Tenant, { key: 'k', active: true });
-  const configLookup = findOneBySql(ds, TenantConfiguration, { tenantId: 't' });
   await ds.destroy();
 
   // The same exact-count cache as ReceiptsService, and the same short-lived tenant cache.
@@ -233,12 +225,10 @@ export async function startFloor(
     }
     const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
     await db.query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
-    const { rows: configs } = await db.query<Record<string, unknown>>(configLookup.sql, [
+    const { rows: configs } = await db.query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [
       tenant.tenantId,
     ]);
-    const settings = configs[0]
-      ? (mapRow(configs[0], configLookup) as unknown as NumberingSettings)
-      : null;
+    const settings = configs[0] ?? null;
     const scheme = resolveScheme(settings, 'receipt');
     const ctx = numberRenderContext(tenant, scheme, { date });
     const key = counterKey(scheme.parsed, ctx);

@@ -32,6 +32,7 @@ import { ExportsModule } from '@/exports/exports.module';
 import { DocumentsModule } from '@/documents/documents.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
+import { TenancyModule } from '@/common/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
 
@@ -88,6 +89,7 @@ export class AppModule {
         ThrottlerModule.forRoot([{ ttl: 60_000, limit: config.rateLimitPerMinute }]),
         PassportModule,
         HealthModule,
+        TenancyModule,
         TenantsModule,
         NumberingModule,
         TenantConfigModule,

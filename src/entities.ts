@@ -6,7 +6,7 @@ import { IssuedNumber, NumberCounter } from '@/numbering/number-counter.entity';
 import { Receipt } from '@/receipts/receipt.entity';
 import { TenantConfigurationHistory } from '@/tenant-config/tenant-configuration-history.entity';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [

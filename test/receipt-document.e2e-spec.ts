@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import { cancelReceipt, createDemand, recordReceipt, split } from './support/factories';
 import { pdfText } from './support/pdf-text';
 import { createTestApp, TestApp } from './support/test-app';

@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import { EXPORT_COLUMNS } from '@/exports/receipt-export-rows';
 import {
   createDemand,

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { parseSearchRequest } from '@/receipts/search/search-request';
 import { compileSearch } from '@/receipts/search/search-sql';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import {
   compareText,
   defaultOrder,
@@ -88,6 +88,9 @@ describe('POST /receipts/search', () => {
       transactionRef: top.transactionRef,
       receivedDate: top.receivedDate,
       status: top.status,
+      statusReason: null,
+      statusChangedOn: null,
+      statusChangedBy: null,
       demandSplitMeta: {
         id: top.demandSplit,
         demand: top.demand,

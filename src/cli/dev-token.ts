@@ -2,7 +2,7 @@ import { sign } from 'jsonwebtoken';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '@/common/config/app-config';
-import { readLocalSecrets } from '@/database/local-secrets';
+import { readLocalSecrets } from '@/common/config/local-secrets';
 
 export interface DevTokenRequest {
   tenants: string[];

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { DatabaseAvailability } from '@/database/database-availability';
+import { DatabaseAvailability } from '@/common/lifecycle/database-availability';
 import { AppConfig } from './config/app-config';
 
 /** Global providers every feature may inject: the validated configuration. */

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { AppConfig } from '@/common/config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { SupervisorLog } from './embedded-supervisor';
-import { loadOrCreateLocalSecrets } from './local-secrets';
+import { loadOrCreateLocalSecrets } from '@/common/config/local-secrets';
 import { runMigrations } from './migrate';
 
 export const APP_ROLE = 'finance_app';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { ReceiptsService } from '@/receipts/receipts.service';
-import { TenantsService } from '@/tenants/tenants.service';
+import { TenantsService } from '@/common/tenancy/tenants.service';
 import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
 
 export interface DocumentQuery {

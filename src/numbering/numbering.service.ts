@@ -7,9 +7,9 @@ import { TenantContext } from '@/common/tenancy/tenant-context';
 import {
   documentNumbering,
   DocumentNumbering,
+  NUMBERING_SETTINGS_SQL,
   NumberingSettings,
-} from '@/tenant-config/numbering-fields';
-import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
+} from './numbering-settings';
 import {
   counterKey,
   DEFAULT_NUMBERING,
@@ -148,8 +148,10 @@ export class NumberingService {
   }
 
   private async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
-    const config = await this.txHost.tx.getRepository(TenantConfiguration).findOneBy({ tenantId });
-    return this.schemeFrom(config, type);
+    const [settings] = await this.txHost.tx.query<NumberingSettings[]>(NUMBERING_SETTINGS_SQL, [
+      tenantId,
+    ]);
+    return this.schemeFrom(settings ?? null, type);
   }
 
   private schemeFrom(settings: NumberingSettings | null, type: DocumentType): ResolvedScheme {

@@ -7,11 +7,11 @@ import { AppConfig } from '@/common/config/app-config';
 import { bindTenant } from '@/common/tenancy/bind-tenant';
 import { DEFAULT_NUMBERING, DocumentType, parsePattern } from '@/numbering/number-pattern';
 import { localDateInZone } from '@/common/dates/local-date';
-import { documentNumbering } from '@/tenant-config/numbering-fields';
+import { documentNumbering } from '@/numbering/numbering-settings';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { TenantsService } from '@/tenants/tenants.service';
-import { Tenant } from '@/tenants/tenant.entity';
+import { TenantsService } from '@/common/tenancy/tenants.service';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import { DemoPlan, PlanInput, planDemoTenant } from './demo-plan';
 
 export interface DemoTenantSpec {

@@ -13,7 +13,12 @@ import {
   TenantConfigurationInput,
   TenantConfigurationView,
 } from './dto/tenant-configuration.dto';
-import { FIELD_STEM, NumberingSettings, pickSettings, SETTINGS_FIELDS } from './numbering-fields';
+import {
+  FIELD_STEM,
+  NumberingSettings,
+  pickSettings,
+  SETTINGS_FIELDS,
+} from '@/numbering/numbering-settings';
 import {
   ConfigurationChangeRecord,
   TenantConfigurationHistory,

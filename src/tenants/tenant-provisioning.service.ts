@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AppError } from '@/common/errors/app-error';
 import { bindTenant } from '@/common/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
-import { Tenant } from './tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 
 export interface NewTenant {
   key: string;

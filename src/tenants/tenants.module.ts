@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantProvisioningService } from './tenant-provisioning.service';
-import { TenantsService } from './tenants.service';
 
+/** Creating tenants, each with its default numbering configuration. */
 @Global()
 @Module({
   imports: [TenantConfigModule],
-  providers: [TenantsService, TenantProvisioningService],
-  exports: [TenantsService, TenantProvisioningService],
+  providers: [TenantProvisioningService],
+  exports: [TenantProvisioningService],
 })
 export class TenantsModule {}

@@ -4,7 +4,7 @@ import { createApp } from '@/app.factory';
 import { loadConfig } from '@/common/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { Tenant } from '@/tenants/tenant.entity';
+import { Tenant } from '@/common/tenancy/tenant.entity';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 

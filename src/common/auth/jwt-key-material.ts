@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createSecretKey, KeyObject } from 'node:crypto';
 import { AppConfig } from '@/common/config/app-config';
-import { loadOrCreateLocalSecrets } from '@/database/local-secrets';
+import { loadOrCreateLocalSecrets } from '@/common/config/local-secrets';
 
 /** The HS256 secret: JWT_SECRET, else the one generated once into DATA_DIR (never in production). */
 @Injectable()

@@ -9,7 +9,10 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { DatabaseAvailability, isDatabaseUnavailable } from '@/database/database-availability';
+import {
+  DatabaseAvailability,
+  isDatabaseUnavailable,
+} from '@/common/lifecycle/database-availability';
 import { AppError, FieldError } from './app-error';
 
 export interface ProblemBody {

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Tenant as TenantRecord } from '@/tenants/tenant.entity';
+import type { Tenant as TenantRecord } from './tenant.entity';
 
 /** Who is asking, for which tenant: handed by controllers to services. */
 export interface TenantContext {

@@ -12,8 +12,11 @@ import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
-import { DatabaseAvailability, isDatabaseUnavailable } from '@/database/database-availability';
-import { TenantsService } from '@/tenants/tenants.service';
+import {
+  DatabaseAvailability,
+  isDatabaseUnavailable,
+} from '@/common/lifecycle/database-availability';
+import { TenantsService } from './tenants.service';
 import { TenantContext } from './tenant-context';
 import { tenantForbidden } from './tenant.guard';
 import { TENANT_SETUP_SQL, TenantSetupRow } from './tenant-setup.sql';

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { IS_PUBLIC } from '@/common/auth/auth.decorators';
 import { Principal } from '@/common/auth/principal';
 import { AppError } from '@/common/errors/app-error';
-import { TenantsService } from '@/tenants/tenants.service';
+import { TenantsService } from './tenants.service';
 import { tenantContextOf } from './tenant-context';
 
 export const TENANT_HEADER = 'x-tenant-id';
