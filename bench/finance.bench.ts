@@ -1,0 +1,199 @@
+/**
+ * The finance desk on the large tenant (issue 10): totals with and without groupBy against the
+ * search page for the same filters (the baseline, same run), CSV and XLSX exports of every
+ * receipt of the tenant (seconds, rows/s, time to first byte, peak RSS of this process, which
+ * runs the service and discards the bytes), and the printed receipt (ms per PDF).
+ * Run: npm run bench:finance [-- --help]
+ */
+import { parseArgs } from 'node:util';
+import { renderReceiptPdf } from '@/documents/receipt-pdf';
+import { ReceiptView } from '@/receipts/dto/receipt.view';
+import { runBench, startBenchEnvironment } from './bench-support';
+import { loadSpread, spreadReceipts } from './receipt-data';
+
+const HELP = `npm run bench:finance [-- options]
+
+  --receipts N     receipts in total                      (default 200000)
+  --tenants T      tenants they are spread over           (default 10)
+  --hot-share F    share of N on the first ("hot") tenant (default 0.4)
+  --runs R         timed requests per summary variant     (default 7)
+  --pdfs P         PDFs rendered                          (default 50)
+  --help           this text
+
+The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000 receipts on
+the hot tenant, all of which are exported).
+`;
+
+const GROUPS = [
+  '',
+  'paymentMode',
+  'status',
+  'payerType',
+  'demandType',
+  'receivedMonth',
+  'receivedDate',
+];
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      receipts: { type: 'string', default: '200000' },
+      tenants: { type: 'string', default: '10' },
+      'hot-share': { type: 'string', default: '0.4' },
+      runs: { type: 'string', default: '7' },
+      pdfs: { type: 'string', default: '50' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const receipts = Number(values.receipts);
+  const tenants = Number(values.tenants);
+  const runs = Number(values.runs);
+  const pdfs = Number(values.pdfs);
+  const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
+  const env = await startBenchEnvironment();
+  try {
+    const created: { id: string; key: string }[] = [];
+    for (let i = 0; i < tenants; i++)
+      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
+    );
+    await env.owner.query('VACUUM ANALYZE');
+    const tenant = created[0];
+    const headers = env.headers(tenant.key);
+    const post = (path: string, body: unknown) =>
+      fetch(`${env.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+    // Totals against the search page of the same filters.
+    const filters: Record<string, unknown[]> = {
+      everything: [],
+      'ACTIVE, one year': [
+        { field: 'status', query: 'ACTIVE', type: 'EQUALS' },
+        { field: 'receivedDate', query: '2025-04-01,2026-03-31', type: 'BETWEEN' },
+      ],
+    };
+    const lines = [
+      `| filter | request | matches | p50 ms | p95 ms | / search page p50 |`,
+      '|---|---|---|---|---|---|',
+    ];
+    for (const [name, body] of Object.entries(filters)) {
+      const page: number[] = [];
+      let matches = 0;
+      for (let i = 0; i < runs; i++) {
+        page.push(
+          await timed(async () => {
+            const res = await post('/receipts/search?size=20', body);
+            matches = ((await res.json()) as { totalElements: number }).totalElements;
+          }),
+        );
+      }
+      const base = quantile(page, 0.5);
+      lines.push(
+        `| ${name} | search page (size 20) | ${matches} | ${base.toFixed(1)} | ${quantile(page, 0.95).toFixed(1)} | 1.00 |`,
+      );
+      for (const group of GROUPS) {
+        const path = group ? `/receipts/summary?groupBy=${group}` : '/receipts/summary';
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          times.push(
+            await timed(async () => {
+              const res = await post(path, body);
+              const summary = (await res.json()) as { count: number };
+              if (summary.count !== matches)
+                throw new Error(`${path}: ${summary.count} != ${matches}`);
+            }),
+          );
+        }
+        const p50 = quantile(times, 0.5);
+        lines.push(
+          `| ${name} | summary${group ? ` by ${group}` : ''} | ${matches} | ${p50.toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${(p50 / base).toFixed(2)} |`,
+        );
+      }
+    }
+
+    // Exports of every receipt of the hot tenant.
+    const exportLines = [
+      '| format | rows | MB | first byte ms | seconds | rows/s | peak RSS MB (before) |',
+      '|---|---|---|---|---|---|---|',
+    ];
+    for (const format of ['csv', 'xlsx']) {
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+      const start = process.hrtime.bigint();
+      const res = await post(`/receipts/export?format=${format}`, []);
+      if (res.status !== 200 || !res.body) throw new Error(`export ${format}: ${res.status}`);
+      let firstByte = 0;
+      let bytes = 0;
+      for await (const chunk of res.body) {
+        if (bytes === 0) firstByte = Number(process.hrtime.bigint() - start) / 1e6;
+        bytes += (chunk as Uint8Array).length;
+      }
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      clearInterval(sampler);
+      exportLines.push(
+        `| ${format} | ${hot} | ${(bytes / 1e6).toFixed(1)} | ${firstByte.toFixed(0)} | ${seconds.toFixed(1)} | ${(hot / seconds).toFixed(0)} | ${(peak / 1e6).toFixed(0)} (${(before / 1e6).toFixed(0)}) |`,
+      );
+    }
+
+    // The printed receipt: over HTTP (read, hash, render) and the render alone.
+    const page = (await (
+      await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])
+    ).json()) as {
+      content: ReceiptView[];
+    };
+    const http: number[] = [];
+    for (const r of page.content) {
+      http.push(
+        await timed(async () => {
+          const res = await fetch(`${env.baseUrl}/receipts/${r.id}/document`, { headers });
+          if (res.status !== 200) throw new Error(`document: ${res.status}`);
+          await res.arrayBuffer();
+        }),
+      );
+    }
+    const render: number[] = [];
+    for (const r of page.content) {
+      render.push(
+        await timed(() =>
+          renderReceiptPdf({
+            receipt: r,
+            tenantName: 'Bench Realty 0',
+            locale: 'en-IN',
+            issuedAt: new Date(0),
+          }),
+        ),
+      );
+    }
+
+    process.stdout.write(
+      `\nFinance desk on the hot tenant (${hot} receipts; ${receipts} over ${tenants} tenants; node ${process.version})\n\n` +
+        `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n` +
+        `Exports of every receipt of the tenant (RSS: this process, which runs the service and discards the bytes)\n\n${exportLines.join('\n')}\n\n` +
+        `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
+        `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`,
+    );
+  } finally {
+    await env.stop();
+  }
+}
+
+runBench(main);
