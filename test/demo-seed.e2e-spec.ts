@@ -67,6 +67,26 @@ describe('demo seed', () => {
       .set(as(key))
       .send([{ field: 'status', query: 'CANCELLED', type: 'EQUALS' }]);
     expect(cancelled.body.totalElements).toBeGreaterThan(0);
+    // The finance desk on first start: bounced cheques, a withdrawn booking, overdue demands.
+    const bounced = await request(t.server)
+      .post('/receipts/search')
+      .set(as(key))
+      .send([{ field: 'status', query: 'BOUNCED', type: 'EQUALS' }]);
+    expect(bounced.body.totalElements).toBeGreaterThan(0);
+    expect(bounced.body.content[0].statusReason).toBe('Insufficient funds');
+    const withdrawn = await request(t.server)
+      .post('/bookings/search')
+      .set(as(key))
+      .send([{ field: 'status', query: 'CANCELLED', type: 'EQUALS' }]);
+    expect(withdrawn.body.totalElements).toBe(1);
+    const overdue = await request(t.server)
+      .post('/demands/search')
+      .set(as(key))
+      .send([
+        { field: 'dueDate', query: today, type: 'LT' },
+        { field: 'status', query: 'PENDING,PARTIALLY_PAID', type: 'IN' },
+      ]);
+    expect(overdue.body.totalElements).toBeGreaterThan(0);
     const receipt = await request(t.server)
       .get(`/receipts/${all.body.content[0].id as string}`)
       .set(as(key));
@@ -86,7 +106,7 @@ describe('demo seed', () => {
     expect(splits.length).toBeGreaterThan(0);
     for (const s of splits) {
       expect(Number(s.paid_amount)).toBe(Number(s.active));
-      expect(s.status).toBe(paymentStatus(s.amount, s.paid_amount));
+      if (s.status !== 'CANCELLED') expect(s.status).toBe(paymentStatus(s.amount, s.paid_amount));
     }
     const demands = await db.query<
       {
@@ -106,10 +126,12 @@ describe('demo seed', () => {
     for (const d of demands) {
       expect(Number(d.parts)).toBe(Number(d.total_amount));
       expect(Number(d.paid)).toBe(Number(d.received_amount));
-      expect(d.status).toBe(paymentStatus(d.total_amount, d.received_amount));
+      if (d.status !== 'CANCELLED') {
+        expect(d.status).toBe(paymentStatus(d.total_amount, d.received_amount));
+      }
     }
     const statuses = new Set(demands.map((d) => d.status));
-    expect(statuses).toEqual(new Set(['PENDING', 'PARTIALLY_PAID', 'PAID']));
+    expect(statuses).toEqual(new Set(['PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED']));
   });
 
   it('records every number as issued and API-issued numbers continue each series without a gap', async () => {
@@ -127,7 +149,8 @@ describe('demo seed', () => {
 
     const [open] = await db.query<{ id: string; pending: string }[]>(
       `SELECT s.id, (s.amount - s.paid_amount)::text AS pending FROM demand_splits s
-        WHERE s.tenant_id = $1 AND s.status <> 'PAID' ORDER BY s.created_at DESC LIMIT 1`,
+        WHERE s.tenant_id = $1 AND s.status IN ('PENDING', 'PARTIALLY_PAID')
+        ORDER BY s.created_at DESC LIMIT 1`,
       [tenantId],
     );
     const recorded = await request(t.server)

@@ -51,6 +51,9 @@ export interface PlannedBooking {
   buyerId: string;
   date: string;
   at: Date;
+  /** Set when the buyer withdrew: the booking, its demands and splits are CANCELLED. */
+  cancelledAt: Date | null;
+  cancelReason: string | null;
 }
 
 export interface PlannedDemand {
@@ -69,6 +72,8 @@ export interface PlannedDemand {
   remarks: string;
   at: Date;
   modifiedAt: Date;
+  cancelledAt: Date | null;
+  cancelReason: string | null;
 }
 
 export interface PlannedSplit {
@@ -96,8 +101,11 @@ export interface PlannedReceipt {
   transactionRef: string;
   date: string;
   at: Date;
-  cancelReason: string | null;
-  cancelledAt: Date | null;
+  status: 'ACTIVE' | 'CANCELLED' | 'BOUNCED';
+  /** Why, when (instant and business date) it left ACTIVE; null while ACTIVE. */
+  statusReason: string | null;
+  statusChangedAt: Date | null;
+  statusChangedOn: string | null;
 }
 
 export interface DemoPlan {
@@ -109,7 +117,7 @@ export interface DemoPlan {
   issued: { documentType: DocumentType; number: string }[];
   /** The counters as the allocator leaves them: next value to issue per key. */
   counters: { documentType: DocumentType; counterKey: string; nextValue: bigint }[];
-  /** Receipt writes (records + cancellations): the tenant's search version. */
+  /** Receipt writes (records, cancellations, bounces, demand cancels): the search version. */
   receiptWrites: number;
 }
 
@@ -203,7 +211,9 @@ export function planDemoTenant(input: PlanInput): DemoPlan {
   const open: PlannedSplit[] = [];
   const receiptsPerDay = Math.max(1, input.receipts / days);
 
+  let lastDay = 0;
   for (let day = 0; day <= days && plan.receipts.length < input.receipts; day++) {
+    lastDay = day;
     const date = dateAt(day);
     entriesToday = 0;
     // New bookings, mostly early on.
@@ -216,6 +226,8 @@ export function planDemoTenant(input: PlanInput): DemoPlan {
         buyerId: randomUUID(),
         date,
         at: entryTime(day),
+        cancelledAt: null,
+        cancelReason: null,
       };
       plan.bookings.push(booking);
       const lakhs = 40 + Math.floor(random() * 460); // 40 L to 5 Cr
@@ -260,6 +272,8 @@ export function planDemoTenant(input: PlanInput): DemoPlan {
         remarks: `${MILESTONES[unit.nextMilestone]} - ${first ? 'booking' : 'construction-linked'} instalment`,
         at,
         modifiedAt: at,
+        cancelledAt: null,
+        cancelReason: null,
       };
       plan.demands.push(demand);
       demandsById.set(demand.id, demand);
@@ -315,25 +329,141 @@ export function planDemoTenant(input: PlanInput): DemoPlan {
                 .padStart(12, '0')}`,
         date,
         at,
-        cancelReason: null,
-        cancelledAt: null,
+        status: 'ACTIVE',
+        statusReason: null,
+        statusChangedAt: null,
+        statusChangedOn: null,
       };
       plan.receipts.push(receipt);
       plan.receiptWrites++;
       pay(split, demand, amount, at);
-      // A few receipts bounce or are entered by mistake and get cancelled (the same day).
-      if (random() < 0.03) {
-        receipt.cancelReason =
-          mode === 'CHEQUE' ? 'Cheque dishonoured' : 'Entered against the wrong unit';
-        receipt.cancelledAt = new Date(at.getTime() + 3 * 3_600_000);
+      // A few cheques and drafts bounce (some with charges raised as a demand), and a few
+      // receipts are entered by mistake and cancelled, the same day.
+      const paper = mode === 'CHEQUE' || mode === 'DEMAND_DRAFT';
+      if (random() < (paper ? 0.08 : 0.02)) {
+        const changedAt = new Date(at.getTime() + 3 * 3_600_000);
+        receipt.status = paper ? 'BOUNCED' : 'CANCELLED';
+        receipt.statusReason = paper ? 'Insufficient funds' : 'Entered against the wrong unit';
+        receipt.statusChangedAt = changedAt;
+        receipt.statusChangedOn = date;
         plan.receiptWrites++;
-        pay(split, demand, amount.negated(), receipt.cancelledAt);
+        pay(split, demand, amount.negated(), changedAt);
+        if (paper && random() < 0.5) {
+          chargesDemand(demand, split, receipt, new Decimal(590), date, entryTime(day));
+        }
       }
       if (split.paid.eq(split.amount)) open.splice(index, 1);
     }
   }
+  withdrawnBooking(lastDay);
   plan.counters = numbers.counters();
   return plan;
+
+  /** A MANUAL demand for a bounce's charges: same booking, one split to the same payer. */
+  function chargesDemand(
+    bounced: PlannedDemand,
+    payer: PlannedSplit,
+    receipt: PlannedReceipt,
+    amount: Decimal,
+    date: string,
+    at: Date,
+  ): void {
+    const booking = plan.bookings.find((b) => b.id === bounced.bookingId) as PlannedBooking;
+    const demand: PlannedDemand = {
+      ...bounced,
+      id: randomUUID(),
+      milestoneId: null,
+      demandType: 'MANUAL',
+      number: numbers.issue('demand', date, booking.number),
+      total: amount,
+      received: new Decimal(0),
+      status: 'PENDING',
+      dueDate: date,
+      date,
+      remarks: `Charges for bounced receipt ${receipt.number}: Insufficient funds`,
+      at,
+      modifiedAt: at,
+    };
+    plan.demands.push(demand);
+    demandsById.set(demand.id, demand);
+    const split: PlannedSplit = {
+      id: randomUUID(),
+      demandId: demand.id,
+      payerType: payer.payerType,
+      payerId: payer.payerId,
+      number: numbers.issue('demand-split', date, demand.number),
+      amount,
+      paid: new Decimal(0),
+      status: 'PENDING',
+      at,
+      modifiedAt: at,
+    };
+    plan.splits.push(split);
+    open.push(split);
+  }
+
+  /** A buyer who withdrew: a booking and its booking-amount demand, cancelled the same day. */
+  function withdrawnBooking(day: number): void {
+    const date = dateAt(day);
+    entriesToday = 50;
+    const booking: PlannedBooking = {
+      id: randomUUID(),
+      number: numbers.issue('booking', date),
+      unitId: randomUUID(),
+      buyerName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
+      buyerId: randomUUID(),
+      date,
+      at: entryTime(day),
+      cancelledAt: null,
+      cancelReason: null,
+    };
+    plan.bookings.push(booking);
+    const at = entryTime(day);
+    const demand: PlannedDemand = {
+      id: randomUUID(),
+      bookingId: booking.id,
+      unitId: booking.unitId,
+      buyerName: booking.buyerName,
+      milestoneId: null,
+      demandType: 'MANUAL',
+      number: numbers.issue('demand', date, booking.number),
+      total: new Decimal(500_000),
+      received: new Decimal(0),
+      status: 'PENDING',
+      dueDate: dateAt(day + 15),
+      date,
+      remarks: 'Booking amount - booking instalment',
+      at,
+      modifiedAt: at,
+      cancelledAt: null,
+      cancelReason: null,
+    };
+    plan.demands.push(demand);
+    const split: PlannedSplit = {
+      id: randomUUID(),
+      demandId: demand.id,
+      payerType: 'BUYER',
+      payerId: booking.buyerId,
+      number: numbers.issue('demand-split', date, demand.number),
+      amount: demand.total,
+      paid: new Decimal(0),
+      status: 'PENDING',
+      at,
+      modifiedAt: at,
+    };
+    plan.splits.push(split);
+    const cancelledAt = new Date(at.getTime() + 2 * 3_600_000);
+    const reason = 'Buyer withdrew from the booking';
+    booking.cancelledAt = cancelledAt;
+    booking.cancelReason = reason;
+    demand.status = 'CANCELLED';
+    demand.cancelledAt = cancelledAt;
+    demand.cancelReason = reason;
+    demand.modifiedAt = cancelledAt;
+    split.status = 'CANCELLED';
+    split.modifiedAt = cancelledAt;
+    plan.receiptWrites++;
+  }
 }
 
 /** Moves a split and its demand exactly as ReceiptWritesService does (statuses included). */

@@ -109,10 +109,14 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
   const b = plan.bookings;
   await em.query(
     `INSERT INTO bookings (tenant_id, id, booking_number, unit_id, buyer_name, buyer_id,
-                           booking_date, status, created_at, created_by)
-     SELECT $1, t.id, t.number, t.unit_id, t.buyer_name, t.buyer_id, t.date, 'ACTIVE', t.at, $2
+                           booking_date, status, created_at, created_by, cancel_reason,
+                           cancelled_at, cancelled_by)
+     SELECT $1, t.id, t.number, t.unit_id, t.buyer_name, t.buyer_id, t.date,
+            CASE WHEN t.cancelled_at IS NULL THEN 'ACTIVE' ELSE 'CANCELLED' END, t.at, $2,
+            t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END
        FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::uuid[], $8::date[],
-                   $9::timestamptz[]) AS t(id, number, unit_id, buyer_name, buyer_id, date, at)`,
+                   $9::timestamptz[], $10::text[], $11::timestamptz[])
+         AS t(id, number, unit_id, buyer_name, buyer_id, date, at, reason, cancelled_at)`,
     [
       tenantId,
       ACTOR,
@@ -123,20 +127,25 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       b.map((x) => x.buyerId),
       b.map((x) => x.date),
       b.map((x) => iso(x.at)),
+      b.map((x) => x.cancelReason),
+      b.map((x) => iso(x.cancelledAt)),
     ],
   );
   const d = plan.demands;
   await em.query(
     `INSERT INTO demands (tenant_id, id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
                           demand_number, total_amount, received_amount, due_date, demand_date,
-                          remarks, status, created_at, created_by, modified_at)
+                          remarks, status, created_at, created_by, modified_at, cancel_reason,
+                          cancelled_at, cancelled_by)
      SELECT $1, t.id, t.booking_id, t.unit_id, t.buyer_name, t.milestone_id, t.demand_type,
-            t.number, t.total, t.received, t.due, t.date, t.remarks, t.status, t.at, $2, t.modified
+            t.number, t.total, t.received, t.due, t.date, t.remarks, t.status, t.at, $2, t.modified,
+            t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END
        FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::uuid[], $8::text[],
                    $9::text[], $10::numeric[], $11::numeric[], $12::date[], $13::date[],
-                   $14::text[], $15::text[], $16::timestamptz[], $17::timestamptz[])
+                   $14::text[], $15::text[], $16::timestamptz[], $17::timestamptz[],
+                   $18::text[], $19::timestamptz[])
          AS t(id, booking_id, unit_id, buyer_name, milestone_id, demand_type, number, total,
-              received, due, date, remarks, status, at, modified)`,
+              received, due, date, remarks, status, at, modified, reason, cancelled_at)`,
     [
       tenantId,
       ACTOR,
@@ -155,6 +164,8 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       d.map((x) => x.status),
       d.map((x) => iso(x.at)),
       d.map((x) => iso(x.modifiedAt)),
+      d.map((x) => x.cancelReason),
+      d.map((x) => iso(x.cancelledAt)),
     ],
   );
   const s = plan.splits;
@@ -197,18 +208,18 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
   await em.query(
     `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type,
                            receipt_number, amount, payment_mode, transaction_ref, received_date,
-                           status, status_reason, status_changed_at, status_changed_by, created_at,
-                           created_by, modified_at, inserted_version)
+                           status, status_reason, status_changed_at, status_changed_on,
+                           status_changed_by, created_at, created_by, modified_at,
+                           inserted_version)
      SELECT $1, t.id, t.split_id, t.demand_id, t.booking_id, t.payer_type, t.number, t.amount,
-            t.mode, t.ref, t.date,
-            CASE WHEN t.cancelled_at IS NULL THEN 'ACTIVE' ELSE 'CANCELLED' END,
-            t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END,
-            t.at, $2, coalesce(t.cancelled_at, t.at), $16
+            t.mode, t.ref, t.date, t.status, t.reason, t.changed_at, t.changed_on,
+            CASE WHEN t.changed_at IS NULL THEN NULL ELSE $2 END,
+            t.at, $2, coalesce(t.changed_at, t.at), $18
        FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::text[],
                    $9::numeric[], $10::text[], $11::text[], $12::date[], $13::text[],
-                   $14::timestamptz[], $15::timestamptz[])
+                   $14::text[], $15::timestamptz[], $16::date[], $17::timestamptz[])
          AS t(id, split_id, demand_id, booking_id, payer_type, number, amount, mode, ref, date,
-              reason, cancelled_at, at)`,
+              status, reason, changed_at, changed_on, at)`,
     [
       tenantId,
       ACTOR,
@@ -222,8 +233,10 @@ async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): P
       r.map((x) => x.paymentMode),
       r.map((x) => x.transactionRef),
       r.map((x) => x.date),
-      r.map((x) => x.cancelReason),
-      r.map((x) => iso(x.cancelledAt)),
+      r.map((x) => x.status),
+      r.map((x) => x.statusReason),
+      r.map((x) => iso(x.statusChangedAt)),
+      r.map((x) => x.statusChangedOn),
       r.map((x) => iso(x.at)),
       version,
     ],
