@@ -6,6 +6,14 @@
  * Run: npm run bench:finance [-- --help]
  */
 import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { pageStatement, SearchTable } from '@/common/search/search-page';
+import { parseSearchRequest } from '@/common/search/search-request';
+import { SearchCatalogue } from '@/common/search/search-catalogue';
+import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
+import { BOOKING_COLUMNS } from '@/bookings/dto/booking.view';
+import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
+import { DEMAND_COLUMNS } from '@/demands/dto/demand-views';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';
@@ -45,6 +53,38 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/** EXPLAIN (ANALYZE, BUFFERS) of one search page, as the application login with RLS on. */
+async function explainPage(
+  appUrl: string,
+  tenantId: string,
+  spec: SearchTable,
+  catalogue: SearchCatalogue,
+  columns: string,
+  query: Record<string, string>,
+  filters: unknown[],
+): Promise<string> {
+  const statement = pageStatement(
+    spec,
+    parseSearchRequest(catalogue, query, filters),
+    tenantId,
+    columns,
+  );
+  const app = new Client({ connectionString: appUrl });
+  await app.connect();
+  try {
+    await app.query('BEGIN');
+    await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+    const { rows } = await app.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+      statement.params,
+    );
+    await app.query('ROLLBACK');
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  } finally {
+    await app.end();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -78,6 +118,40 @@ async function main(): Promise<void> {
     await env.owner.query('VACUUM ANALYZE');
     const tenant = created[0];
     const headers = env.headers(tenant.key);
+
+    // Demand and booking search on the large tenant: the plans of the default pages, the overdue
+    // query and a keyword.
+    const today = new Date().toISOString().slice(0, 10);
+    const plans: Array<
+      [string, SearchTable, SearchCatalogue, string, Record<string, string>, unknown[]]
+    > = [
+      ['demands, default sort', DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS, {}, []],
+      [
+        'demands, overdue',
+        DEMAND_TABLE,
+        DEMAND_SEARCH,
+        DEMAND_COLUMNS,
+        {},
+        [
+          { field: 'dueDate', query: today, type: 'LT' },
+          { field: 'status', query: 'PENDING,PARTIALLY_PAID', type: 'IN' },
+        ],
+      ],
+      [
+        'demands, keyword "iyer"',
+        DEMAND_TABLE,
+        DEMAND_SEARCH,
+        DEMAND_COLUMNS,
+        {},
+        [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }],
+      ],
+      ['bookings, default sort', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, {}, []],
+    ];
+    for (const [name, spec, catalogue, columns, query, filters] of plans) {
+      process.stdout.write(
+        `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
+      );
+    }
     const post = (path: string, body: unknown) =>
       fetch(`${env.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 

@@ -69,7 +69,7 @@ describe(planDemoTenant.name, () => {
       ).length,
     ).toBeGreaterThan(5);
     // Up to the last week: the dashboard opens on recent receipts.
-    expect(plan.receipts.at(-1)?.date >= '2026-11-15').toBe(true);
+    expect((plan.receipts.at(-1)?.date ?? '') >= '2026-11-15').toBe(true);
   });
 
   it('never overpays: paid amounts are the active receipts, statuses as the API computes them', () => {
