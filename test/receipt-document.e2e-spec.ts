@@ -2,14 +2,9 @@ import request from 'supertest';
 import { Tenant } from '@/common/tenancy/tenant.entity';
 import { cancelReceipt, createDemand, recordReceipt, split } from './support/factories';
 import { pdfText } from './support/pdf-text';
+import { binaryBody } from './support/binary-body';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
-
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
 
 const textOf = pdfText;
 
@@ -20,7 +15,7 @@ describe('GET /receipts/{id}/document', () => {
   let other: Tenant;
 
   const documentOf = (key: string, path: string, headers: Record<string, string> = {}) =>
-    request(t.server).get(path).set(as(key)).set(headers).buffer(true).parse(binary);
+    request(t.server).get(path).set(as(key)).set(headers).buffer(true).parse(binaryBody);
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -14,17 +14,11 @@ import {
   searchReceipts,
   split,
 } from './support/factories';
+import { binaryBody } from './support/binary-body';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 type Filter = { field: string; query?: string; type: string };
-
-/** Reads a binary response body into one Buffer (supertest's parser for files). */
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
 
 /** POST /receipts/export (contract §7.2): files equal to search, streamed from a cursor. */
 describe('POST /receipts/export', () => {
@@ -36,7 +30,7 @@ describe('POST /receipts/export', () => {
   const BIG_ROWS = 30_000;
 
   const exportOf = (key: string, path: string, filters: Filter[] = []) =>
-    request(t.server).post(path).set(as(key)).send(filters).buffer(true).parse(binary);
+    request(t.server).post(path).set(as(key)).send(filters).buffer(true).parse(binaryBody);
 
   /** A raw request whose response the test reads (or stops reading) itself. */
   const openExport = (key: string, path = '/receipts/export'): Promise<http.IncomingMessage> => {

@@ -13,7 +13,8 @@ import { ApiProblems } from '@/common/errors/api-problems';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { OwnTenantTransaction } from '@/common/tenancy/tenant-transaction.interceptor';
 import { SearchFilterDto } from '@/receipts/dto/search-receipts.dto';
-import { SORT_FIELDS } from '@/receipts/search/search-fields';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { ApiSortQuery } from '@/common/search/search-swagger';
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,
@@ -43,23 +44,7 @@ export class ReceiptExportController {
     description: 'File format.',
     schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv', example: 'csv' },
   })
-  @ApiQuery({
-    name: 'sort',
-    required: false,
-    description: 'Repeatable: `field,asc` or `field,desc`, as in search.',
-    schema: {
-      type: 'array',
-      maxItems: SORT_FIELDS.length,
-      items: {
-        type: 'string',
-        pattern: `^(${SORT_FIELDS.join('|')})(,(asc|desc))?$`,
-        example: 'receivedDate,desc',
-      },
-      example: ['receivedDate,asc'],
-    },
-    style: 'form',
-    explode: true,
-  })
+  @ApiSortQuery(RECEIPT_SEARCH)
   @ApiBody({
     type: [SearchFilterDto],
     required: false,

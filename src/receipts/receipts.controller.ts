@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
+import { ApiSearchQuery } from '@/common/search/search-swagger';
 import { ApiIdParam } from '@/common/swagger';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
@@ -24,8 +25,8 @@ import {
 import { SearchFilterDto } from './dto/search-receipts.dto';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
-import { SORT_FIELDS } from './search/search-fields';
-import { SEARCH_LIMITS, type RawSearchQuery } from './search/search-request';
+import { RECEIPT_SEARCH } from './search/search-fields';
+import { type RawSearchQuery } from './search/search-request';
 
 @ApiTags('receipts')
 @Controller('receipts')
@@ -105,41 +106,7 @@ export class ReceiptsController {
     description:
       'The body is a JSON array of filters (AND-ed; empty or absent = all, at most 50). Sort fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc then receiptNumber,desc, with an id tie-breaker always appended. A page past the end is 200 with empty content and the true totals.',
   })
-  @ApiQuery({
-    name: 'page',
-    required: false,
-    description: '0-based page number.',
-    schema: { type: 'integer', minimum: 0, maximum: SEARCH_LIMITS.maxPage, default: 0, example: 0 },
-  })
-  @ApiQuery({
-    name: 'size',
-    required: false,
-    description: 'Page size.',
-    schema: {
-      type: 'integer',
-      minimum: SEARCH_LIMITS.minSize,
-      maximum: SEARCH_LIMITS.maxSize,
-      default: SEARCH_LIMITS.defaultSize,
-      example: 20,
-    },
-  })
-  @ApiQuery({
-    name: 'sort',
-    required: false,
-    description: 'Repeatable: `field,asc` or `field,desc` (direction optional, default asc).',
-    schema: {
-      type: 'array',
-      maxItems: SORT_FIELDS.length,
-      items: {
-        type: 'string',
-        pattern: `^(${SORT_FIELDS.join('|')})(,(asc|desc))?$`,
-        example: 'receivedDate,desc',
-      },
-      example: ['receivedDate,desc', 'amount,asc'],
-    },
-    style: 'form',
-    explode: true,
-  })
+  @ApiSearchQuery(RECEIPT_SEARCH)
   @ApiBody({
     type: [SearchFilterDto],
     required: false,

@@ -1367,13 +1367,8 @@ export interface components {
         };
         SearchFilterDto: {
             /**
-             * @description Field to filter on: id, demandSplit, demand, booking, payerType, paymentMode, status, receiptNumber, transactionRef, amount, receivedDate, demandSplitMeta.payerId (payerId), demandSplitMeta.demandSplitNumber (demandSplitNumber), demandSplitMeta.status, demandMeta.unit (unit), demandMeta.milestone (milestone), demandMeta.demandType (demandType), demandMeta.demandNumber (demandNumber), demandMeta.dueDate, demandMeta.status, demandMeta.buyerName (buyerName), keyword.
-             * @example paymentMode
-             */
-            field: string;
-            /**
              * @description Value, parsed by the field type (UUID, YYYY-MM-DD, decimal, enum, text). BETWEEN takes "a,b" (inclusive); IN / NOT_IN a comma-separated list (at most 100). Ignored by IS_NULL / IS_NOT_NULL.
-             * @example NEFT,RTGS
+             * @example PENDING,PARTIALLY_PAID
              */
             query?: string;
             /**
@@ -1381,6 +1376,11 @@ export interface components {
              * @example IN
              */
             type: string;
+            /**
+             * @description Field to filter on: id, demandSplit, demand, booking, payerType, paymentMode, status, receiptNumber, transactionRef, amount, receivedDate, demandSplitMeta.payerId (payerId), demandSplitMeta.demandSplitNumber (demandSplitNumber), demandSplitMeta.status, demandMeta.unit (unit), demandMeta.milestone (milestone), demandMeta.demandType (demandType), demandMeta.demandNumber (demandNumber), demandMeta.dueDate, demandMeta.status, demandMeta.buyerName (buyerName), keyword.
+             * @example paymentMode
+             */
+            field: string;
         };
         ReceiptPage: {
             /**
@@ -4020,12 +4020,12 @@ export interface operations {
     ReceiptsController_search: {
         parameters: {
             query?: {
-                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). */
-                sort?: string[];
-                /** @description Page size. */
-                size?: number;
                 /** @description 0-based page number. */
                 page?: number;
+                /** @description Page size. */
+                size?: number;
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc, with an id tie-breaker always appended. */
+                sort?: string[];
             };
             header?: never;
             path?: never;
@@ -5448,7 +5448,7 @@ export interface operations {
     ReceiptExportController_export: {
         parameters: {
             query?: {
-                /** @description Repeatable: `field,asc` or `field,desc`, as in search. */
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
                 /** @description File format. */
                 format?: "csv" | "xlsx";

@@ -5,7 +5,11 @@ import { SEARCH_LIMITS } from './search-request';
 
 /** The page, size and sort query parameters of a search route over `catalogue`. */
 export function ApiSearchQuery(catalogue: SearchCatalogue) {
-  const example = catalogue.defaultSort[0];
+  return applyDecorators(ApiPagingQuery(), ApiSortQuery(catalogue));
+}
+
+/** `page` and `size`, as every search takes them. */
+export function ApiPagingQuery() {
   return applyDecorators(
     ApiQuery({
       name: 'page',
@@ -31,6 +35,13 @@ export function ApiSearchQuery(catalogue: SearchCatalogue) {
         example: 20,
       },
     }),
+  );
+}
+
+/** `sort` over the catalogue's sortable fields (repeatable `field,asc|desc`). */
+export function ApiSortQuery(catalogue: SearchCatalogue) {
+  const example = catalogue.defaultSort[0];
+  return applyDecorators(
     ApiQuery({
       name: 'sort',
       required: false,
