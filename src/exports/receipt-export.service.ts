@@ -163,7 +163,7 @@ function parseFormat(raw: unknown): ExportFormat {
   return format;
 }
 
-async function refuseTooLarge(
+export async function refuseTooLarge(
   client: PoolClient,
   matchSql: string,
   params: unknown[],
