@@ -18,6 +18,7 @@ const LAYERS = [
   ['documents'],
   ['exports'],
   ['cancellations'],
+  ['events'],
   ['housekeeping'],
   ['health'],
   // The records, each over the one below.

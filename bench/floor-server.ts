@@ -36,6 +36,7 @@ import { counterKey, renderNumber } from '@/numbering/number-pattern';
 import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
+import { APPEND_EVENTS_SQL } from '@/common/outbox/outbox.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -262,11 +263,9 @@ export async function startFloor(
       tenant,
       async (db): Promise<{ status: number; json: string; replayed: boolean }> => {
         if (key === undefined) {
-          return {
-            status: 201,
-            json: JSON.stringify(await record(db, tenant, body)),
-            replayed: false,
-          };
+          const view = await record(db, tenant, body);
+          await appendEvent(db, tenant, view);
+          return { status: 201, json: JSON.stringify(view), replayed: false };
         }
         await db.query(IDEMPOTENCY_LOCK_SQL, [idempotencyLockKey(tenant.tenantId, key)]);
         const hash = requestHash('POST', path, body);
@@ -282,9 +281,19 @@ export async function startFloor(
         const view: ReceiptView = await record(db, tenant, body);
         const json = JSON.stringify(view);
         await db.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, key, hash, 201, json]);
+        await appendEvent(db, tenant, view);
         return { status: 201, json, replayed: false };
       },
     );
+
+  /** The outbox's last statement before commit, as the service writes it (contract §8). */
+  const appendEvent = (db: PoolClient, tenant: TenantContext, view: ReceiptView) =>
+    db.query(APPEND_EVENTS_SQL, [
+      tenant.tenantId,
+      tenant.actor,
+      ['receipt.recorded'],
+      [JSON.stringify(view)],
+    ]);
 
   const server: Server = createServer((req, res) => {
     const handle = async () => {

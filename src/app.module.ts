@@ -30,6 +30,7 @@ import { ReceiptsModule } from '@/receipts/receipts.module';
 import { CancellationsModule } from '@/cancellations/cancellations.module';
 import { ExportsModule } from '@/exports/exports.module';
 import { DocumentsModule } from '@/documents/documents.module';
+import { EventsModule } from '@/events/events.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
 import { TenancyModule } from '@/common/tenancy/tenancy.module';
@@ -99,6 +100,7 @@ export class AppModule {
         CancellationsModule,
         ExportsModule,
         DocumentsModule,
+        EventsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

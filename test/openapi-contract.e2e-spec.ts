@@ -229,6 +229,13 @@ describe('live responses match the committed OpenAPI document', () => {
     }
   });
 
+  it('events: 200 and 400', async () => {
+    const ok = http().get('/events?after=0&limit=5').set(as(tenant));
+    expect((await call('GET /events', ok)).status).toBe(200);
+    const bad = http().get('/events?limit=0').set(as(tenant));
+    expect((await call('GET /events', bad)).status).toBe(400);
+  });
+
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
     expect(
       (

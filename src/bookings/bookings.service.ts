@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { pageStatement, PageRow, settlePage, toPage } from '@/common/search/search-page';
@@ -18,6 +19,7 @@ export class BookingsService {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly numbering: NumberingService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(tenant: TenantContext, body: CreateBookingRequest): Promise<BookingView> {
@@ -38,7 +40,9 @@ export class BookingsService {
         tenant.actor,
       ],
     );
-    return toBookingView(row);
+    const booking = toBookingView(row);
+    this.outbox.record('booking.created', booking);
+    return booking;
   }
 
   /** POST /bookings/search: one page of bookings (contract §7.6). */

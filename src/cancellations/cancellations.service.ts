@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { bookingNotFound, BookingsService } from '@/bookings/bookings.service';
 import { BookingView } from '@/bookings/dto/booking.view';
@@ -28,6 +29,7 @@ export class CancellationsService {
     private readonly bookings: BookingsService,
     private readonly demands: DemandsService,
     private readonly receipts: ReceiptsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async cancelDemand(
@@ -51,7 +53,9 @@ export class CancellationsService {
       ),
     );
     await this.cancelDemandRows(tenant, 'id = $2', id, body.reason);
-    return this.demands.findOne(tenant, id);
+    const cancelled = await this.demands.findOne(tenant, id);
+    this.outbox.record('demand.cancelled', cancelled);
+    return cancelled;
   }
 
   async cancelBooking(
@@ -75,7 +79,7 @@ export class CancellationsService {
         `Booking ${id} has ACTIVE receipts; cancel or bounce them first.`,
       ),
     );
-    await this.cancelDemandRows(
+    const demandIds = await this.cancelDemandRows(
       tenant,
       `booking_id = $2 AND status <> 'CANCELLED'`,
       id,
@@ -87,7 +91,13 @@ export class CancellationsService {
         WHERE tenant_id = $1 AND id = $2`,
       [tenant.tenantId, id, body.reason, tenant.actor],
     );
-    return this.bookings.findOne(tenant, id);
+    const cancelled = await this.bookings.findOne(tenant, id);
+    // One event per record the cascade changed (contract §8).
+    this.outbox.record('booking.cancelled', cancelled);
+    for (const demandId of demandIds) {
+      this.outbox.record('demand.cancelled', await this.demands.findOne(tenant, demandId));
+    }
+    return cancelled;
   }
 
   /** Locks the splits and then the demands matching `where` (over `d`), each in id order. */
@@ -130,8 +140,8 @@ export class CancellationsService {
     where: string,
     id: string,
     reason: string,
-  ): Promise<void> {
-    const [cancelled] = await this.txHost.tx.query<{ demands: number }[]>(
+  ): Promise<string[]> {
+    const [cancelled] = await this.txHost.tx.query<{ ids: string[] }[]>(
       `WITH d AS (
          UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
                 cancelled_by = $4, modified_at = now()
@@ -141,11 +151,12 @@ export class CancellationsService {
          UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
           WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d)
          RETURNING 1)
-       SELECT (SELECT count(*) FROM d)::int AS demands, (SELECT count(*) FROM s)::int AS splits`,
+       SELECT ARRAY(SELECT id FROM d ORDER BY id) AS ids, (SELECT count(*) FROM s)::int AS splits`,
       [tenant.tenantId, id, reason, tenant.actor],
     );
-    if (cancelled.demands === 0) return;
+    if (cancelled.ids.length === 0) return [];
     // Last in the lock order: receipt searches filtering on demand or split status recount.
     await this.receipts.markChanged(tenant, { receiptStatus: false, demandStatus: true });
+    return cancelled.ids;
   }
 }

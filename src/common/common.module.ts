@@ -1,16 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DatabaseAvailability } from '@/common/lifecycle/database-availability';
 import { AppConfig } from './config/app-config';
+import { OutboxService } from './outbox/outbox.service';
 
-/** Global providers every feature may inject: the validated configuration. */
+/** Global providers every feature may inject: the validated configuration, the outbox. */
 @Global()
 @Module({})
 export class CommonModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: AppConfig, useValue: config }, DatabaseAvailability],
-      exports: [AppConfig, DatabaseAvailability],
+      providers: [{ provide: AppConfig, useValue: config }, DatabaseAvailability, OutboxService],
+      exports: [AppConfig, DatabaseAvailability, OutboxService],
     };
   }
 }

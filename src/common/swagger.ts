@@ -48,6 +48,10 @@ const TAGS: [name: string, description: string][] = [
     'Payments received against demand splits: record, read, cancel, bounce, search and total.',
   ],
   [
+    'events',
+    'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
+  ],
+  [
     'cancellations',
     'Cancelling demands (with their splits) and bookings (with their demands): one transaction, refused while ACTIVE receipts remain.',
   ],

@@ -9,6 +9,7 @@ import { KeywordSearch1764300000000 } from '../../migrations/1764300000000-Keywo
 import { SearchIndexUpkeep1764400000000 } from '../../migrations/1764400000000-SearchIndexUpkeep';
 import { StatusChanges1764500000000 } from '../../migrations/1764500000000-StatusChanges';
 import { DemandBookingSearch1764600000000 } from '../../migrations/1764600000000-DemandBookingSearch';
+import { Events1764700000000 } from '../../migrations/1764700000000-Events';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   SearchIndexUpkeep1764400000000,
   StatusChanges1764500000000,
   DemandBookingSearch1764600000000,
+  Events1764700000000,
 ];
 
 export function dataSourceOptions(

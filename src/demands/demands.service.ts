@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import Decimal from 'decimal.js';
 import { AppError } from '@/common/errors/app-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { bookingNotFound } from '@/bookings/bookings.service';
@@ -35,6 +36,7 @@ export class DemandsService {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly numbering: NumberingService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(tenant: TenantContext, body: CreateDemandRequest): Promise<DemandView> {
@@ -124,11 +126,13 @@ export class DemandsService {
     );
     // RETURNING order follows the insert order in practice, but do not rely on it.
     const byNumber = new Map(splits.map((s) => [s.demand_split_number, s]));
-    return toDemandView(
+    const view = toDemandView(
       demand,
       numbers.map((n) => byNumber.get(n) as DemandSplitRow),
       tenant,
     );
+    this.outbox.record('demand.created', view);
+    return view;
   }
 
   /** POST /demands/search: one page of demands with their splits (contract §7.6). */

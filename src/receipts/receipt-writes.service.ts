@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import Decimal from 'decimal.js';
 import { PayerType } from '@/common/domain/enums';
 import { AppError } from '@/common/errors/app-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
@@ -71,6 +72,7 @@ export class ReceiptWritesService {
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
     private readonly demands: DemandsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
@@ -119,7 +121,9 @@ export class ReceiptWritesService {
       INSERT_RECEIPT_SQL,
       insertReceiptParams(tenant, split, receiptNumber, amount, body, demandStatusChanged),
     );
-    return toReceiptView(row, tenant);
+    const receipt = toReceiptView(row, tenant);
+    this.outbox.record('receipt.recorded', receipt);
+    return receipt;
   }
 
   async cancel(
@@ -132,7 +136,9 @@ export class ReceiptWritesService {
       assertActive(receipt);
       return { status: 'CANCELLED', reason: body.reason, on: today };
     });
-    return this.load(tenant, id);
+    const receipt = await this.load(tenant, id);
+    this.outbox.record('receipt.cancelled', receipt);
+    return receipt;
   }
 
   /**
@@ -172,6 +178,8 @@ export class ReceiptWritesService {
       }
       return { status: 'BOUNCED', reason: body.reason, on: bouncedOn };
     });
+    const view = await this.load(tenant, id);
+    this.outbox.record('receipt.bounced', view);
     const chargesDemand =
       charges === null
         ? null
@@ -193,7 +201,7 @@ export class ReceiptWritesService {
               },
             ],
           });
-    return { ...(await this.load(tenant, id)), chargesDemand };
+    return { ...view, chargesDemand };
   }
 
   /**

@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { createHash } from 'node:crypto';
 import { AppError } from '@/common/errors/app-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
@@ -73,6 +74,7 @@ export class TenantConfigService {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly numbering: NumberingService,
+    private readonly outbox: OutboxService,
   ) {}
 
   private get repo() {
@@ -115,6 +117,7 @@ export class TenantConfigService {
     if (next.active) await this.applyRaisedStartings(tenant, changes);
     const view = toView(saved);
     await this.recordVersion(saved, view, changes);
+    this.outbox.record('tenant-configuration.updated', view);
     return { view, etag: etagOf(view) };
   }
 

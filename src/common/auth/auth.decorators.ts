@@ -8,6 +8,7 @@ export const SCOPES = [
   'receipts:write',
   'tenant-config:read',
   'tenant-config:write',
+  'events:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -12,6 +12,7 @@ import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import {
   DatabaseAvailability,
   isDatabaseUnavailable,
@@ -47,6 +48,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
     private readonly availability: DatabaseAvailability,
     private readonly tenants: TenantsService,
     private readonly reflector: Reflector,
+    private readonly outbox: OutboxService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -81,7 +83,13 @@ export class TenantTransactionInterceptor implements NestInterceptor {
             throw tenantForbidden();
           }
           handlerStarted = true;
-          return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
+          this.outbox.begin();
+          const response = await lastValueFrom<unknown, undefined>(next.handle(), {
+            defaultValue: undefined,
+          });
+          // Last statement before commit: the events of the changes, numbered (contract §8).
+          await this.outbox.flush(tenant);
+          return response;
         });
         this.availability.recordSuccess();
         return result;

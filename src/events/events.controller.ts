@@ -1,0 +1,55 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@/common/auth/auth.decorators';
+import { ApiProblems } from '@/common/errors/api-problems';
+import { EVENT_TYPES } from '@/common/outbox/outbox.service';
+import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { EventPage } from './dto/event.view';
+import { EVENTS_LIMITS, EventsQuery, EventsService } from './events.service';
+
+@ApiTags('events')
+@Controller('events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @RequireScopes('events:read')
+  @ApiOperation({
+    summary: "The tenant's events, in sequence order (a pull feed).",
+    description:
+      'Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Errors: 400 VALIDATION_FAILED naming after, limit or type.',
+  })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    description: 'Return events with a higher sequence (default 0: from the start).',
+    schema: { type: 'integer', minimum: 0, default: 0, example: 0 },
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Page size.',
+    schema: {
+      type: 'integer',
+      minimum: 1,
+      maximum: EVENTS_LIMITS.maxLimit,
+      default: EVENTS_LIMITS.defaultLimit,
+      example: 100,
+    },
+  })
+  @ApiQuery({
+    name: 'type',
+    required: false,
+    description: `Comma-separated event types (${EVENT_TYPES.join(', ')}).`,
+    schema: { type: 'string', example: 'receipt.recorded,receipt.bounced' },
+  })
+  @ApiOkResponse({ type: EventPage })
+  @ApiProblems({
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    detail: 'The query is not valid: limit must be an integer from 1 to 500.',
+  })
+  list(@Tenant() tenant: TenantContext, @Query() query: EventsQuery) {
+    return this.events.list(tenant, query);
+  }
+}

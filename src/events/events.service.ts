@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppError, FieldError } from '@/common/errors/app-error';
+import { EVENT_TYPES, EventType } from '@/common/outbox/outbox.service';
+import { TenantContext } from '@/common/tenancy/tenant-context';
+import { EventPage } from './dto/event.view';
+
+export interface EventsQuery {
+  after?: unknown;
+  limit?: unknown;
+  type?: unknown;
+}
+
+export const EVENTS_LIMITS = Object.freeze({ defaultLimit: 100, maxLimit: 500 });
+
+interface EventRow {
+  id: string | null;
+  sequence: string | null;
+  type: string | null;
+  occurred_at: Date | null;
+  actor: string | null;
+  data: Record<string, unknown> | null;
+  last: string | null;
+}
+
+/**
+ * GET /events (contract §8): the tenant's events after a sequence, in order. The page and the
+ * tenant's last sequence come from one statement, so one snapshot: with a `type` filter a short
+ * page moves `nextAfter` to the last sequence that snapshot holds, and every event committed
+ * later has a higher sequence (the outbox numbers events at commit, in commit order).
+ */
+@Injectable()
+export class EventsService {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  async list(tenant: TenantContext, query: EventsQuery): Promise<EventPage> {
+    const { after, limit, types } = parseEventsQuery(query);
+    const rows = await this.txHost.tx.query<EventRow[]>(
+      `SELECT e.id, e.sequence::text AS sequence, e.type, e.occurred_at, e.actor, e.data,
+              l.last::text AS last
+         FROM (SELECT max(sequence) AS last FROM events WHERE tenant_id = $1::uuid) l
+         LEFT JOIN LATERAL (
+           SELECT id, sequence, type, occurred_at, actor, data FROM events
+            WHERE tenant_id = $1::uuid AND sequence > $2::bigint
+              AND ($4::text[] IS NULL OR type = ANY($4::text[]))
+            ORDER BY sequence LIMIT $3) e ON true
+        ORDER BY e.sequence`,
+      [tenant.tenantId, String(after), limit, types],
+    );
+    const events = rows.flatMap((r) =>
+      r.id === null
+        ? []
+        : [
+            {
+              id: r.id,
+              sequence: Number(r.sequence),
+              type: r.type as string,
+              occurredAt: (r.occurred_at as Date).toISOString(),
+              actor: r.actor as string,
+              data: r.data as Record<string, unknown>,
+            },
+          ],
+    );
+    const lastReturned = events.at(-1)?.sequence;
+    const lastVisible = Number(rows[0]?.last ?? 0);
+    const nextAfter =
+      types !== null && events.length < limit
+        ? Math.max(after, lastVisible)
+        : (lastReturned ?? after);
+    return { events, nextAfter };
+  }
+}
+
+function parseEventsQuery(query: EventsQuery): {
+  after: number;
+  limit: number;
+  types: EventType[] | null;
+} {
+  const errors: FieldError[] = [];
+  const integer = (name: string, raw: unknown, fallback: number, min: number, max: number) => {
+    if (raw === undefined) return fallback;
+    if (
+      typeof raw !== 'string' ||
+      !/^\d{1,15}$/.test(raw) ||
+      Number(raw) < min ||
+      Number(raw) > max
+    ) {
+      errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const after = integer('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = integer(
+    'limit',
+    query.limit,
+    EVENTS_LIMITS.defaultLimit,
+    1,
+    EVENTS_LIMITS.maxLimit,
+  );
+  let types: EventType[] | null = null;
+  if (query.type !== undefined) {
+    const names = typeof query.type === 'string' ? query.type.split(',').map((t) => t.trim()) : [];
+    const unknown = names.filter((n) => !EVENT_TYPES.includes(n as EventType));
+    if (names.length === 0 || names.some((n) => n === '') || unknown.length > 0) {
+      errors.push({
+        field: 'type',
+        message: `must be a comma-separated list of ${EVENT_TYPES.join(', ')}`,
+      });
+    } else {
+      types = [...new Set(names)] as EventType[];
+    }
+  }
+  if (errors.length > 0) {
+    throw AppError.validation(
+      errors,
+      `The query is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
+    );
+  }
+  return { after, limit, types };
+}
