@@ -1595,6 +1595,7 @@ export interface components {
         EventView: {
             /**
              * Format: uuid
+             * @description Event identifier (also the Webhook-Id of its deliveries).
              * @example 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
              */
             id: string;
@@ -1604,12 +1605,14 @@ export interface components {
              */
             sequence: number;
             /**
+             * @description What changed.
              * @example receipt.recorded
              * @enum {string}
              */
             type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated";
             /**
              * Format: date-time
+             * @description When the change was made (its transaction).
              * @example 2026-11-22T10:15:30.123Z
              */
             occurredAt: string;

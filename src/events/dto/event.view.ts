@@ -2,7 +2,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES } from '@/common/outbox/outbox.service';
 
 export class EventView {
-  @ApiProperty({ format: 'uuid', example: '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0' })
+  @ApiProperty({
+    description: 'Event identifier (also the Webhook-Id of its deliveries).',
+    format: 'uuid',
+    example: '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0',
+  })
   id: string;
   @ApiProperty({
     type: 'integer',
@@ -10,9 +14,13 @@ export class EventView {
     example: 42,
   })
   sequence: number;
-  @ApiProperty({ enum: EVENT_TYPES, example: 'receipt.recorded' })
+  @ApiProperty({ description: 'What changed.', enum: EVENT_TYPES, example: 'receipt.recorded' })
   type: string;
-  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.123Z' })
+  @ApiProperty({
+    description: 'When the change was made (its transaction).',
+    format: 'date-time',
+    example: '2026-11-22T10:15:30.123Z',
+  })
   occurredAt: string;
   @ApiProperty({
     description: "Who made the change: the token's preferred_username, else sub.",
