@@ -11,6 +11,7 @@ import {
   recordReceipt,
   split,
 } from './support/factories';
+import { HousekeepingService } from '@/housekeeping/housekeeping.service';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
@@ -248,6 +249,34 @@ describe('events: the outbox and its feed', () => {
     expect(empty).toEqual({ events: [], nextAfter: start + 1 });
     const bookings = await feed(tenant.key, `?after=${start - 1}&type=booking.created`);
     expect(bookings.events.map((e) => e.sequence)).toContain(start + 1);
+  });
+
+  it('purges events past the retention, oldest first, and answers 410 below them', async () => {
+    const old = await t.createTenant();
+    for (let i = 0; i < 3; i++) await createBooking(t, old.key);
+    const age = (upTo: number) =>
+      db.query(
+        `UPDATE events SET occurred_at = now() - interval '100 days'
+          WHERE tenant_id = $1 AND sequence <= $2`,
+        [old.id, upTo],
+      );
+    const housekeeping = t.app.get(HousekeepingService);
+    await age(2);
+    expect((await housekeeping.purgeExpiredEvents()).removed).toBe(2);
+    for (const after of [0, 1]) {
+      const expired = await request(t.server).get(`/events?after=${after}`).set(as(old.key));
+      expect(expired.status).toBe(410);
+      expect(expired.body.code).toBe('EVENTS_EXPIRED');
+      expect(expired.body.detail).toContain('the oldest kept is 3');
+    }
+    expect((await feed(old.key, '?after=2')).events.map((e) => e.sequence)).toEqual([3]);
+    // Everything purged: the counter still tells where the feed stands.
+    await age(3);
+    expect((await housekeeping.purgeExpiredEvents()).removed).toBe(1);
+    expect((await request(t.server).get('/events?after=2').set(as(old.key))).status).toBe(410);
+    expect(await feed(old.key, '?after=3')).toEqual({ events: [], nextAfter: 3 });
+    // Other tenants' recent events are untouched.
+    expect((await feed(tenant.key, '?after=0&limit=1')).events[0].sequence).toBe(1);
   });
 
   it('keeps tenants apart and refuses bad parameters and the wrong scope', async () => {

@@ -10,6 +10,7 @@ import { SearchIndexUpkeep1764400000000 } from '../../migrations/1764400000000-S
 import { StatusChanges1764500000000 } from '../../migrations/1764500000000-StatusChanges';
 import { DemandBookingSearch1764600000000 } from '../../migrations/1764600000000-DemandBookingSearch';
 import { Events1764700000000 } from '../../migrations/1764700000000-Events';
+import { EventRetention1764800000000 } from '../../migrations/1764800000000-EventRetention';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   StatusChanges1764500000000,
   DemandBookingSearch1764600000000,
   Events1764700000000,
+  EventRetention1764800000000,
 ];
 
 export function dataSourceOptions(

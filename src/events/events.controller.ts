@@ -17,7 +17,7 @@ export class EventsController {
   @ApiOperation({
     summary: "The tenant's events, in sequence order (a pull feed).",
     description:
-      'Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Errors: 400 VALIDATION_FAILED naming after, limit or type.',
+      'Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. Errors: 400 VALIDATION_FAILED naming after, limit or type.',
   })
   @ApiQuery({
     name: 'after',
@@ -44,11 +44,19 @@ export class EventsController {
     schema: { type: 'string', example: 'receipt.recorded,receipt.bounced' },
   })
   @ApiOkResponse({ type: EventPage })
-  @ApiProblems({
-    status: 400,
-    code: 'VALIDATION_FAILED',
-    detail: 'The query is not valid: limit must be an integer from 1 to 500.',
-  })
+  @ApiProblems(
+    {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      detail: 'The query is not valid: limit must be an integer from 1 to 500.',
+    },
+    {
+      status: 410,
+      code: 'EVENTS_EXPIRED',
+      detail:
+        'Events up to 1200 were purged (EVENTS_RETENTION_DAYS); the oldest kept is 1201. Resynchronise from search, then follow the feed from after=1200.',
+    },
+  )
   list(@Tenant() tenant: TenantContext, @Query() query: EventsQuery) {
     return this.events.list(tenant, query);
   }

@@ -22,6 +22,8 @@ interface EventRow {
   actor: string | null;
   data: Record<string, unknown> | null;
   last: string | null;
+  oldest: string | null;
+  counter: string | null;
 }
 
 /**
@@ -38,8 +40,10 @@ export class EventsService {
     const { after, limit, types } = parseEventsQuery(query);
     const rows = await this.txHost.tx.query<EventRow[]>(
       `SELECT e.id, e.sequence::text AS sequence, e.type, e.occurred_at, e.actor, e.data,
-              l.last::text AS last
-         FROM (SELECT max(sequence) AS last FROM events WHERE tenant_id = $1::uuid) l
+              l.last::text AS last, l.oldest::text AS oldest, l.counter::text AS counter
+         FROM (SELECT max(sequence) AS last, min(sequence) AS oldest,
+                      (SELECT last_sequence FROM event_sequences WHERE tenant_id = $1::uuid) AS counter
+                 FROM events WHERE tenant_id = $1::uuid) l
          LEFT JOIN LATERAL (
            SELECT id, sequence, type, occurred_at, actor, data FROM events
             WHERE tenant_id = $1::uuid AND sequence > $2::bigint
@@ -48,6 +52,18 @@ export class EventsService {
         ORDER BY e.sequence`,
       [tenant.tenantId, String(after), limit, types],
     );
+    // Purged events (retention) leave the counter ahead of what is kept: a cursor below the
+    // oldest kept event would silently skip the purged ones.
+    const head = rows[0];
+    const oldestKept = head.oldest !== null ? Number(head.oldest) : Number(head.counter ?? 0) + 1;
+    if (after + 1 < oldestKept) {
+      throw new AppError(
+        410,
+        'EVENTS_EXPIRED',
+        'Gone',
+        `Events up to ${oldestKept - 1} were purged (EVENTS_RETENTION_DAYS); the oldest kept is ${oldestKept}. Resynchronise from search, then follow the feed from after=${oldestKept - 1}.`,
+      );
+    }
     const events = rows.flatMap((r) =>
       r.id === null
         ? []

@@ -62,7 +62,13 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
           `purged ${result.removed} idempotency keys older than ${this.config.housekeeping.idempotencyTtlHours} h in ${result.batches} batches`,
         );
       }
-      return result;
+      const events = await this.purgeExpiredEvents();
+      if (events.removed > 0) {
+        this.logger.log(
+          `purged ${events.removed} events older than ${this.config.housekeeping.eventsRetentionDays} days in ${events.batches} batches`,
+        );
+      }
+      return { ...result, events };
     });
   }
 
@@ -82,13 +88,33 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
   async purgeExpiredIdempotencyKeys(
     batchSize = HousekeepingService.BATCH_SIZE,
   ): Promise<PurgeResult> {
-    const maxAge = `${this.config.housekeeping.idempotencyTtlHours} hours`;
+    return this.purgeInBatches(
+      'purge_expired_idempotency_keys',
+      `${this.config.housekeeping.idempotencyTtlHours} hours`,
+      batchSize,
+    );
+  }
+
+  /** Events past EVENTS_RETENTION_DAYS, oldest first (the feed answers 410 below them). */
+  async purgeExpiredEvents(batchSize = HousekeepingService.BATCH_SIZE): Promise<PurgeResult> {
+    return this.purgeInBatches(
+      'purge_expired_events',
+      `${this.config.housekeeping.eventsRetentionDays} days`,
+      batchSize,
+    );
+  }
+
+  private async purgeInBatches(
+    fn: 'purge_expired_idempotency_keys' | 'purge_expired_events',
+    maxAge: string,
+    batchSize: number,
+  ): Promise<PurgeResult> {
     const started = Date.now();
     let removed = 0;
     let batches = 0;
     for (;;) {
       const rows: { purged: number }[] = await this.dataSource.query(
-        'SELECT purge_expired_idempotency_keys($1::interval, $2) AS purged',
+        `SELECT ${fn}($1::interval, $2) AS purged`,
         [maxAge, batchSize],
       );
       const purged = rows[0].purged;

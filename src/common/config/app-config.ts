@@ -185,6 +185,12 @@ class EnvironmentVariables {
   @Max(8760)
   IDEMPOTENCY_TTL_HOURS = 24;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  EVENTS_RETENTION_DAYS = 90;
+
   @IsString()
   @Matches(/^(\S+\s+){4}\S+$/, { message: 'HOUSEKEEPING_CRON must be a 5-field cron expression' })
   HOUSEKEEPING_CRON = '*/10 * * * *';
@@ -233,6 +239,8 @@ export class AppConfig {
     /** Runs the pg-boss worker and schedule in this process. */
     enabled: boolean;
     idempotencyTtlHours: number;
+    /** Events older than this many days are purged; a feed cursor below them is 410. */
+    eventsRetentionDays: number;
     cron: string;
   };
 
@@ -325,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Off in tests unless asked for: dozens of short-lived apps need no scheduler each.
       enabled: raw.HOUSEKEEPING_ENABLED ?? raw.NODE_ENV !== 'test',
       idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
+      eventsRetentionDays: raw.EVENTS_RETENTION_DAYS,
       cron: raw.HOUSEKEEPING_CRON,
     },
   });
