@@ -98,12 +98,15 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
-  it('keeps idempotency keys 24 h and runs housekeeping except in tests', () => {
+  it('keeps idempotency keys 24 h, events 90 days, and runs housekeeping except in tests', () => {
     expect(loadConfig({}).housekeeping).toEqual({
       enabled: true,
       idempotencyTtlHours: 24,
+      eventsRetentionDays: 90,
       cron: '*/10 * * * *',
     });
+    expect(loadConfig({ EVENTS_RETENTION_DAYS: '7' }).housekeeping.eventsRetentionDays).toBe(7);
+    expect(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' })).toThrow(/EVENTS_RETENTION_DAYS/);
     expect(loadConfig({ NODE_ENV: 'test' }).housekeeping.enabled).toBe(false);
     expect(
       loadConfig({ NODE_ENV: 'test', HOUSEKEEPING_ENABLED: 'true', IDEMPOTENCY_TTL_HOURS: '48' })
@@ -111,6 +114,8 @@ describe(loadConfig.name, () => {
     ).toMatchObject({ enabled: true, idempotencyTtlHours: 48 });
     expect(() => loadConfig({ IDEMPOTENCY_TTL_HOURS: '0' })).toThrow(/IDEMPOTENCY_TTL_HOURS/);
     expect(() => loadConfig({ HOUSEKEEPING_CRON: 'hourly' })).toThrow(/HOUSEKEEPING_CRON/);
+    expect(loadConfig({ EXPORT_POOL_SIZE: '3' }).exportPoolSize).toBe(3);
+    expect(() => loadConfig({ EXPORT_POOL_SIZE: '0' })).toThrow(/EXPORT_POOL_SIZE/);
   });
 
   it('refuses both verification modes at once', () => {
