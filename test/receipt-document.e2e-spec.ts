@@ -97,6 +97,8 @@ describe('GET /receipts/{id}/document', () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     const again = await documentOf(tenant.key, `/receipts/${receipt.id}/document`);
     expect(again.headers.etag).toBe(etag);
+    // The same bytes each time: the file's dates are the receipt's creation time.
+    expect((again.body as Buffer).equals(first.body as Buffer)).toBe(true);
     const notModified = await documentOf(tenant.key, `/receipts/${receipt.id}/document`, {
       'If-None-Match': `W/"other", ${etag}`,
     });
@@ -106,11 +108,27 @@ describe('GET /receipts/{id}/document', () => {
     expect(download.headers['content-disposition']).toMatch(
       /^attachment; filename="receipt-.+\.pdf"$/,
     );
-    const bad = await request(t.server)
-      .get(`/receipts/${receipt.id}/document?download=yes`)
-      .set(as(tenant.key));
-    expect(bad.status).toBe(400);
-    expect(bad.body.errors[0].field).toBe('download');
+    for (const [value, disposition] of [
+      ['true', 'attachment'],
+      ['0', 'inline'],
+      ['false', 'inline'],
+    ]) {
+      const res = await documentOf(
+        tenant.key,
+        `/receipts/${receipt.id}/document?download=${value}`,
+      );
+      expect([value, res.headers['content-disposition']?.split(';')[0]]).toEqual([
+        value,
+        disposition,
+      ]);
+    }
+    // Names of Object.prototype's members are not values either.
+    for (const value of ['yes', 'constructor', '__proto__', 'toString', '1&download=0']) {
+      const bad = await request(t.server)
+        .get(`/receipts/${receipt.id}/document?download=${value}`)
+        .set(as(tenant.key));
+      expect([value, bad.status, bad.body.errors?.[0]?.field]).toEqual([value, 400, 'download']);
+    }
   });
 
   it("refuses another tenant's receipt, no token and no read scope", async () => {

@@ -12,7 +12,7 @@ const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 /** Bump when the layout changes: it is part of the document's ETag. */
-export const RECEIPT_LAYOUT_VERSION = 1;
+export const RECEIPT_LAYOUT_VERSION = 2;
 
 export interface ReceiptDocumentInput {
   receipt: ReceiptView;
@@ -82,18 +82,35 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
     doc.on('error', reject);
   });
 
+  // Every block starts below the one above it (doc.y after drawing), so a tenant name of 200
+  // characters or a reason of 500 wraps onto more lines instead of running into the next block.
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
-  doc.font('bold').fontSize(18).text(tenantName, left, 56, { width });
-  doc.font('bold').fontSize(26).fillColor('#1f3a5f').text('RECEIPT', left, 90, { width });
-  doc.fillColor('black');
+  const right = left + width;
+  doc.font('bold').fontSize(18).fillColor('black').text(tenantName, left, doc.page.margins.top, {
+    width,
+  });
+  let y = doc.y + 8;
 
+  // The title row: RECEIPT on the left and, for a receipt that is no longer ACTIVE, its status
+  // on the right in a red box, like a rubber stamp.
+  doc.font('bold').fontSize(26).fillColor('#1f3a5f').text('RECEIPT', left, y, { lineBreak: false });
+  let below = y + doc.currentLineHeight(true);
   if (receipt.status !== 'ACTIVE') {
+    const red = '#b00020';
+    const pad = 8;
+    doc.font('bold').fontSize(30);
+    const stampWidth = doc.widthOfString(receipt.status) + 2 * pad;
+    const stampHeight = doc.currentLineHeight() + pad;
     doc
-      .font('bold')
-      .fontSize(30)
-      .fillColor('#b00020')
-      .text(receipt.status, left, 90, { width, align: 'right' });
+      .save()
+      .lineWidth(2.5)
+      .roundedRect(right - stampWidth, y - pad / 2, stampWidth, stampHeight, 4)
+      .strokeColor(red)
+      .stroke()
+      .restore();
+    doc.fillColor(red).text(receipt.status, right - stampWidth + pad, y, { lineBreak: false });
+    below = Math.max(below, y + stampHeight);
     const because = [
       receipt.statusChangedOn ? `on ${displayDate(receipt.statusChangedOn, locale)}` : '',
       receipt.statusReason ? `Reason: ${receipt.statusReason}` : '',
@@ -102,10 +119,13 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
       doc
         .font('regular')
         .fontSize(10)
-        .text(because.join(' · '), left, 128, { width, align: 'right' });
+        .fillColor(red)
+        .text(because.join(' · '), left, below + 6, { width, align: 'right' });
+      below = doc.y;
     }
-    doc.fillColor('black');
   }
+  doc.fillColor('black');
+  y = below + 16;
 
   const amount = `${receipt.amount.currencySymbol} ${receipt.amount.formatted}`;
   const rows: Array<[string, string]> = [
@@ -122,12 +142,8 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
       amountInWords(receipt.amount.amount.toFixed(2), receipt.amount.currency, locale),
     ],
   ];
-  let y = 170;
-  doc
-    .moveTo(left, y - 12)
-    .lineTo(left + width, y - 12)
-    .strokeColor('#cccccc')
-    .stroke();
+  doc.moveTo(left, y).lineTo(right, y).strokeColor('#cccccc').stroke();
+  y += 12;
   for (const [label, value] of rows) {
     doc.font('regular').fontSize(10).fillColor('#555555').text(label, left, y, { width: 150 });
     doc
@@ -137,11 +153,7 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
       .text(value, left + 160, y, { width: width - 160 });
     y = Math.max(doc.y, y + 18) + 10;
   }
-  doc
-    .moveTo(left, y)
-    .lineTo(left + width, y)
-    .strokeColor('#cccccc')
-    .stroke();
+  doc.moveTo(left, y).lineTo(right, y).strokeColor('#cccccc').stroke();
   doc
     .font('regular')
     .fontSize(9)

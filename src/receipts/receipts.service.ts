@@ -4,6 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import {
+  RECEIPT_ROW_COLUMNS,
+  RECEIPT_ROW_JOINS,
   RECEIPT_ROW_SELECT,
   ReceiptPage,
   ReceiptRow,
@@ -87,6 +89,24 @@ export class ReceiptsService {
     const [receipt] = await this.loadByIds(tenant, [id]);
     if (!receipt) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
     return receipt;
+  }
+
+  /**
+   * The receipt as GET returns it and when it was created, in one statement: the printed
+   * receipt dates its file by the creation time so that renders are byte-identical.
+   */
+  async findPrintable(
+    tenant: TenantContext,
+    id: string,
+  ): Promise<{ receipt: ReceiptView; createdAt: Date }> {
+    const [row] = await this.txHost.tx.query<(ReceiptRow & { created_at: Date })[]>(
+      `SELECT ${RECEIPT_ROW_COLUMNS}, r.created_at
+         FROM receipts r ${RECEIPT_ROW_JOINS}
+        WHERE r.tenant_id = $1 AND r.id = $2`,
+      [tenant.tenantId, id],
+    );
+    if (!row) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+    return { receipt: toReceiptView(row, tenant), createdAt: row.created_at };
   }
 
   /** Receipts with their split and demand, in the order of `ids`. */
