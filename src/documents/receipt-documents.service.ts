@@ -54,7 +54,7 @@ export class ReceiptDocumentsService {
       return undefined;
     }
     // Rendered inside the request's transaction, after its last read: the render is synchronous
-    // CPU work (~25 ms), so the connection is held that much longer but no lock or statement is.
+    // CPU work (~5 ms), so the connection is held that much longer but no lock or statement is.
     const pdf = await renderReceiptPdf({ receipt, tenantName, locale: tenant.locale, issuedAt });
     const filename = `receipt-${receipt.receiptNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     return new StreamableFile(pdf, {

@@ -5,11 +5,25 @@
  * cached and compared.
  */
 import PDFDocument from 'pdfkit';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
 
-const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+/**
+ * The fonts, parsed once per process by pdfkit's own fontkit and shared by every document:
+ * given a path or bytes, pdfkit parses the 700 KB TTF again for each document, which was ~20 of
+ * a render's ~25 ms of CPU (bench/receipt-pdf.bench.ts). A parsed font is only read while
+ * drawing (each document keeps its own subset), so the bytes are the same either way.
+ */
+const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as {
+  create(data: Uint8Array): object;
+};
+const parsedFont = (file: string) =>
+  // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
+  fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;
+const REGULAR = parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const BOLD = parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 /** Bump when the layout changes: it is part of the document's ETag. */
 export const RECEIPT_LAYOUT_VERSION = 2;
