@@ -33,8 +33,13 @@ export class ReceiptDocumentsController {
     description: 'The PDF.',
     headers: {
       ETag: {
-        description: 'Changes whenever anything printed changes.',
-        schema: { type: 'string' },
+        description: 'Strong; changes whenever anything printed changes.',
+        schema: { type: 'string', example: '"kJ3v0cQm1vQyT8m2x7Hq9w4pLr6sZb1N"' },
+      },
+      'Cache-Control': {
+        description:
+          'private, no-cache: a browser may keep the file but revalidates it (If-None-Match), since the status can change.',
+        schema: { type: 'string', example: 'private, no-cache' },
       },
       'Content-Disposition': {
         description: 'inline; filename="receipt-RCT-26-27-00042.pdf" (attachment with download=1)',
