@@ -6,7 +6,6 @@
  */
 import PDFDocument from 'pdfkit';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
 
@@ -16,9 +15,9 @@ import { amountInWords } from './amount-in-words';
  * a render's ~25 ms of CPU (bench/receipt-pdf.bench.ts). A parsed font is only read while
  * drawing (each document keeps its own subset), so the bytes are the same either way.
  */
-const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as {
-  create(data: Uint8Array): object;
-};
+// The same fontkit pdfkit uses (a direct dependency at pdfkit's version, so npm shares one copy).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fontkit = require('fontkit') as { create(data: Uint8Array): object };
 const parsedFont = (file: string) =>
   // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
   fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;

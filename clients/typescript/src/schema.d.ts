@@ -5734,8 +5734,10 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
-                    /** @description Changes whenever anything printed changes. */
+                    /** @description Strong; changes whenever anything printed changes. */
                     ETag?: string;
+                    /** @description private, no-cache: a browser may keep the file but revalidates it (If-None-Match), since the status can change. */
+                    "Cache-Control"?: string;
                     /** @description inline; filename="receipt-RCT-26-27-00042.pdf" (attachment with download=1) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
