@@ -37,12 +37,8 @@ export class CancellationsService {
     id: string,
     body: CancelRecordRequest,
   ): Promise<DemandView> {
-    const [demand] = await this.txHost.tx.query<{ status: string }[]>(
-      `SELECT status FROM demands WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id],
-    );
-    if (!demand) throw AppError.notFound('DEMAND_NOT_FOUND', `Demand ${id} was not found.`);
     const [locked] = await this.lockDemands(tenant, 'd.id = $2', id);
+    if (!locked) throw AppError.notFound('DEMAND_NOT_FOUND', `Demand ${id} was not found.`);
     if (locked.status === 'CANCELLED') {
       throw AppError.conflict('ALREADY_CANCELLED', `Demand ${id} is already cancelled.`);
     }
@@ -149,9 +145,8 @@ export class CancellationsService {
          RETURNING id),
        s AS (
          UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
-          WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d)
-         RETURNING 1)
-       SELECT ARRAY(SELECT id FROM d ORDER BY id) AS ids, (SELECT count(*) FROM s)::int AS splits`,
+          WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d))
+       SELECT ARRAY(SELECT id FROM d ORDER BY id) AS ids`,
       [tenant.tenantId, id, reason, tenant.actor],
     );
     if (cancelled.ids.length === 0) return [];

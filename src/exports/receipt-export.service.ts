@@ -14,6 +14,7 @@ import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
 import { tenantForbidden } from '@/common/tenancy/tenant.guard';
+import { TenantsService } from '@/common/tenancy/tenants.service';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from '@/receipts/dto/receipt.view';
 import { RawSearchQuery, parseSearchRequest } from '@/receipts/search/search-request';
 import { compileSearch } from '@/receipts/search/search-sql';
@@ -60,6 +61,7 @@ export class ReceiptExportService implements OnModuleDestroy {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly tenants: TenantsService,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
@@ -109,7 +111,11 @@ export class ReceiptExportService implements OnModuleDestroy {
           `${this.config.exportStatementTimeoutMs}ms`,
         ])
       ).rows;
-      if (!setup?.active) throw tenantForbidden();
+      if (!setup?.active) {
+        // Deactivated since the guard read it from the cache: refuse as the interceptor does.
+        this.tenants.forget(tenant.tenantKey);
+        throw tenantForbidden();
+      }
       if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
       await client.query(
         `DECLARE export NO SCROLL CURSOR FOR
