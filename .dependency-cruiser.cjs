@@ -19,6 +19,7 @@ const LAYERS = [
   ['exports'],
   ['cancellations'],
   ['events'],
+  ['webhooks'],
   ['housekeeping'],
   ['health'],
   // The records, each over the one below.

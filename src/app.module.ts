@@ -31,6 +31,7 @@ import { CancellationsModule } from '@/cancellations/cancellations.module';
 import { ExportsModule } from '@/exports/exports.module';
 import { DocumentsModule } from '@/documents/documents.module';
 import { EventsModule } from '@/events/events.module';
+import { WebhooksModule } from '@/webhooks/webhooks.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
 import { TenancyModule } from '@/common/tenancy/tenancy.module';
@@ -101,6 +102,7 @@ export class AppModule {
         ExportsModule,
         DocumentsModule,
         EventsModule,
+        WebhooksModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

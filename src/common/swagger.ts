@@ -52,6 +52,10 @@ const TAGS: [name: string, description: string][] = [
     'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
   ],
   [
+    'webhooks',
+    'Signed HTTP callbacks of the events, in sequence order per subscription, with retries (scope webhooks:write).',
+  ],
+  [
     'cancellations',
     'Cancelling demands (with their splits) and bookings (with their demands): one transaction, refused while ACTIVE receipts remain.',
   ],

@@ -11,6 +11,7 @@ import { StatusChanges1764500000000 } from '../../migrations/1764500000000-Statu
 import { DemandBookingSearch1764600000000 } from '../../migrations/1764600000000-DemandBookingSearch';
 import { Events1764700000000 } from '../../migrations/1764700000000-Events';
 import { EventRetention1764800000000 } from '../../migrations/1764800000000-EventRetention';
+import { Webhooks1764900000000 } from '../../migrations/1764900000000-Webhooks';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -28,6 +29,7 @@ export const MIGRATIONS = [
   DemandBookingSearch1764600000000,
   Events1764700000000,
   EventRetention1764800000000,
+  Webhooks1764900000000,
 ];
 
 export function dataSourceOptions(

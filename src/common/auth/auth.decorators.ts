@@ -9,6 +9,7 @@ export const SCOPES = [
   'tenant-config:read',
   'tenant-config:write',
   'events:read',
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

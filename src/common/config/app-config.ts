@@ -27,6 +27,19 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+/**
+ * Waits before each retry of a failed delivery: about 24 h in all (10 s + 30 s + 1 m + 5 m + 15 m
+ * + 30 m + 1 h + 2 h + 4 h + 8 h + 8 h), the first within about 10 s (contract §8).
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '10s,30s,1m,5m,15m,30m,1h,2h,4h,8h,8h';
+const DURATION_LIST = /^\s*\d{1,9}(ms|s|m|h)\s*(,\s*\d{1,9}(ms|s|m|h)\s*){0,29}$/;
+const DURATION_UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
 /** The environment as the service reads it; every variable is listed in `.env.example`. */
 class EnvironmentVariables {
   @IsIn(['development', 'test', 'production'])
@@ -194,6 +207,49 @@ class EnvironmentVariables {
   @IsString()
   @Matches(/^(\S+\s+){4}\S+$/, { message: 'HOUSEKEEPING_CRON must be a 5-field cron expression' })
   HOUSEKEEPING_CRON = '*/10 * * * *';
+
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  WEBHOOK_DELIVERY_ENABLED?: boolean;
+
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE?: boolean;
+
+  @IsString()
+  @Matches(DURATION_LIST, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 10s,1m,1h (1 to 30)',
+  })
+  WEBHOOK_RETRY_SCHEDULE = DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  WEBHOOK_CONCURRENCY = 4;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_POLL_INTERVAL_MS = 500;
+}
+
+/** `10s,1m,500ms` → [10000, 60000, 500] (the format DURATION_LIST accepts). */
+export function parseDurationList(text: string): number[] {
+  return text.split(',').map((part) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(part.trim()) ?? [];
+    if (amount === undefined) throw new ConfigError(`not a duration: ${part}`);
+    return Number(amount) * DURATION_UNIT_MS[unit];
+  });
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -242,6 +298,22 @@ export class AppConfig {
     /** Events older than this many days are purged; a feed cursor below them is 410. */
     eventsRetentionDays: number;
     cron: string;
+  };
+  readonly webhooks: {
+    /** Runs the dispatcher and the delivery workers in this process. */
+    deliveryEnabled: boolean;
+    /** Loopback, private and link-local targets allowed (never in production by default). */
+    allowPrivate: boolean;
+    /** Only https targets (production). */
+    requireHttps: boolean;
+    /** Wait before retry n (ms, before jitter); after the last one the delivery has failed. */
+    retryScheduleMs: number[];
+    /** One attempt's limit: connect, send, and the receiver's answer. */
+    timeoutMs: number;
+    /** Subscriptions delivered at once by this process (each holds a connection while sending). */
+    concurrency: number;
+    /** How often this process looks for subscriptions with events to deliver. */
+    pollIntervalMs: number;
   };
 
   constructor(values: AppConfigValues) {
@@ -335,6 +407,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
       eventsRetentionDays: raw.EVENTS_RETENTION_DAYS,
       cron: raw.HOUSEKEEPING_CRON,
+    },
+    webhooks: {
+      deliveryEnabled: raw.WEBHOOK_DELIVERY_ENABLED ?? raw.NODE_ENV !== 'test',
+      allowPrivate: raw.WEBHOOK_ALLOW_PRIVATE ?? !isProduction,
+      requireHttps: isProduction,
+      retryScheduleMs: parseDurationList(raw.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: raw.WEBHOOK_TIMEOUT_MS,
+      concurrency: raw.WEBHOOK_CONCURRENCY,
+      pollIntervalMs: raw.WEBHOOK_POLL_INTERVAL_MS,
     },
   });
 }
