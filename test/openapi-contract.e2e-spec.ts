@@ -236,6 +236,56 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('GET /events', bad)).status).toBe(400);
   });
 
+  it('webhooks: 201, 200, 204, 400, 404 (another tenant)', async () => {
+    const url = 'http://127.0.0.1:9/hooks';
+    const created = await call(
+      'POST /webhooks',
+      http()
+        .post('/webhooks')
+        .set(as(tenant))
+        .send({ url, events: ['receipt.recorded'] }),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const bad = http()
+      .post('/webhooks')
+      .set(as(tenant))
+      .send({ url: 'ftp://x', events: ['*'] });
+    expect((await call('POST /webhooks', bad)).status).toBe(400);
+    expect((await call('GET /webhooks', http().get('/webhooks').set(as(tenant)))).status).toBe(200);
+    expect((await call('GET /webhooks', http().get('/webhooks?x=1').set(as(tenant)))).status).toBe(
+      400,
+    );
+    const path = `/webhooks/${id}`;
+    expect((await call('GET /webhooks/{id}', http().get(path).set(as(tenant)))).status).toBe(200);
+    expect((await call('GET /webhooks/{id}', http().get(path).set(as(other)))).status).toBe(404);
+    const patched = http().patch(path).set(as(tenant)).send({ enabled: false });
+    expect((await call('PATCH /webhooks/{id}', patched)).status).toBe(200);
+    const refused = http().patch(path).set(as(tenant)).send({ events: [] });
+    expect((await call('PATCH /webhooks/{id}', refused)).status).toBe(400);
+    const rotate = `${path}/rotate-secret`;
+    expect(
+      (await call('POST /webhooks/{id}/rotate-secret', http().post(rotate).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call('POST /webhooks/{id}/rotate-secret', http().post(rotate).set(as(other)))).status,
+    ).toBe(404);
+    const log = `${path}/deliveries`;
+    expect(
+      (await call('GET /webhooks/{id}/deliveries', http().get(log).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call('GET /webhooks/{id}/deliveries', http().get(`${log}?limit=0`).set(as(tenant))))
+        .status,
+    ).toBe(400);
+    expect((await call('DELETE /webhooks/{id}', http().delete(path).set(as(other)))).status).toBe(
+      404,
+    );
+    expect((await call('DELETE /webhooks/{id}', http().delete(path).set(as(tenant)))).status).toBe(
+      204,
+    );
+  });
+
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
     expect(
       (

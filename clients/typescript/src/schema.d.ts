@@ -468,6 +468,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's webhook subscriptions.
+         * @description Oldest first, without secrets; deleted subscriptions are not listed.
+         */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /**
+         * Subscribe a URL to events.
+         * @description Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most 100 subscriptions per tenant. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 409 WEBHOOK_LIMIT_REACHED.
+         */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription.
+         * @description Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404.
+         */
+        get: operations["WebhooksController_findOne"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription.
+         * @description No event committed after the delete is delivered to it. Its delivery log is kept but no longer readable through the API. Errors: 404 WEBHOOK_NOT_FOUND.
+         */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription.
+         * @description Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 404 WEBHOOK_NOT_FOUND.
+         */
+        patch: operations["WebhooksController_update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret.
+         * @description Returns a new secret, shown only here. For 24 h deliveries carry two signatures in Webhook-Signature (new and previous secret, space-separated), so receivers can switch without losing a delivery. Errors: 404 WEBHOOK_NOT_FOUND.
+         */
+        post: operations["WebhooksController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery attempts of a subscription.
+         * @description Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. Errors: 400 VALIDATION_FAILED naming after or limit, 404 WEBHOOK_NOT_FOUND.
+         */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1638,6 +1730,307 @@ export interface components {
             /**
              * @description Send it back as `after` for the next page. Equals `after` on an empty page; with `type`, the last sequence scanned, so filtered readers move on too.
              * @example 42
+             */
+            nextAfter: number;
+        };
+        CreateWebhookRequest: {
+            /**
+             * @description Where the events are POSTed: http or https (https only in production), at most 2048 characters. Loopback, private and link-local addresses are refused unless the service runs with WEBHOOK_ALLOW_PRIVATE=true (the default outside production); host names must resolve (2 s).
+             * @example https://erp.example.com/hooks/finance
+             */
+            url: string;
+            /**
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated.
+             * @example [
+             *       "receipt.recorded",
+             *       "receipt.cancelled",
+             *       "receipt.bounced"
+             *     ]
+             */
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            /**
+             * @description What the subscription is for, at most 500 characters.
+             * @example ERP ledger sync
+             */
+            description?: string | null;
+        };
+        WebhookWithSecretView: {
+            /**
+             * Format: uuid
+             * @description Subscription id.
+             * @example 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            id: string;
+            /**
+             * @description Target URL.
+             * @example https://erp.example.com/hooks/finance
+             */
+            url: string;
+            /**
+             * @description Subscribed event types, or ["*"].
+             * @example [
+             *       "receipt.recorded",
+             *       "receipt.cancelled",
+             *       "receipt.bounced"
+             *     ]
+             */
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            /**
+             * @description What the subscription is for.
+             * @example ERP ledger sync
+             */
+            description: string | null;
+            /**
+             * @description Whether events are being delivered.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Why it is disabled: DISABLED_BY_USER (PATCH enabled=false) or FAILING (an event failed every attempt of WEBHOOK_RETRY_SCHEDULE, about 24 h); null while enabled.
+             * @example null
+             */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled.
+             * @example null
+             */
+            disabledAt: string | null;
+            /**
+             * @description Every event up to this sequence has been delivered (or was not subscribed); the next one is delivered next. Starts at the last event of the tenant when the subscription is created.
+             * @example 1041
+             */
+            deliveredThrough: number;
+            /**
+             * @description Failed attempts of the next event so far (0 when deliveries are succeeding). Later events wait behind it.
+             * @example 0
+             */
+            failingAttempts: number;
+            /**
+             * Format: date-time
+             * @description When the failing event is retried; null when nothing is waiting for a retry.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description The error of the last failed attempt, if the next event is failing.
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description After a secret rotation, the previous secret also signs until this time (24 h); null otherwise.
+             * @example null
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             * @example 2026-11-24T10:15:30.123Z
+             */
+            createdAt: string;
+            /**
+             * @description Who created it (token actor).
+             * @example priya.sharma
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was last changed.
+             * @example 2026-11-24T10:15:30.123Z
+             */
+            updatedAt: string;
+            /**
+             * @description The signing secret: whsec_ + base64 of 32 random bytes (the HMAC-SHA256 key is those bytes). Shown only in this response; store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=
+             */
+            secret: string;
+        };
+        WebhookView: {
+            /**
+             * Format: uuid
+             * @description Subscription id.
+             * @example 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            id: string;
+            /**
+             * @description Target URL.
+             * @example https://erp.example.com/hooks/finance
+             */
+            url: string;
+            /**
+             * @description Subscribed event types, or ["*"].
+             * @example [
+             *       "receipt.recorded",
+             *       "receipt.cancelled",
+             *       "receipt.bounced"
+             *     ]
+             */
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            /**
+             * @description What the subscription is for.
+             * @example ERP ledger sync
+             */
+            description: string | null;
+            /**
+             * @description Whether events are being delivered.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Why it is disabled: DISABLED_BY_USER (PATCH enabled=false) or FAILING (an event failed every attempt of WEBHOOK_RETRY_SCHEDULE, about 24 h); null while enabled.
+             * @example null
+             */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled.
+             * @example null
+             */
+            disabledAt: string | null;
+            /**
+             * @description Every event up to this sequence has been delivered (or was not subscribed); the next one is delivered next. Starts at the last event of the tenant when the subscription is created.
+             * @example 1041
+             */
+            deliveredThrough: number;
+            /**
+             * @description Failed attempts of the next event so far (0 when deliveries are succeeding). Later events wait behind it.
+             * @example 0
+             */
+            failingAttempts: number;
+            /**
+             * Format: date-time
+             * @description When the failing event is retried; null when nothing is waiting for a retry.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description The error of the last failed attempt, if the next event is failing.
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description After a secret rotation, the previous secret also signs until this time (24 h); null otherwise.
+             * @example null
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             * @example 2026-11-24T10:15:30.123Z
+             */
+            createdAt: string;
+            /**
+             * @description Who created it (token actor).
+             * @example priya.sharma
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was last changed.
+             * @example 2026-11-24T10:15:30.123Z
+             */
+            updatedAt: string;
+        };
+        WebhookList: {
+            /** @description Oldest first; at most 100. */
+            webhooks: components["schemas"]["WebhookView"][];
+        };
+        UpdateWebhookRequest: {
+            /**
+             * @description Where the events are POSTed: http or https (https only in production), at most 2048 characters. Loopback, private and link-local addresses are refused unless the service runs with WEBHOOK_ALLOW_PRIVATE=true (the default outside production); host names must resolve (2 s).
+             * @example https://erp.example.com/hooks/finance
+             */
+            url?: string;
+            /**
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated.
+             * @example [
+             *       "receipt.recorded",
+             *       "receipt.cancelled",
+             *       "receipt.bounced"
+             *     ]
+             */
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            /**
+             * @description What the subscription is for, at most 500 characters.
+             * @example ERP ledger sync
+             */
+            description?: string | null;
+            /**
+             * @description false stops deliveries; true (re-)enables the subscription, which resumes from the first event it has not delivered, retrying it at once.
+             * @example true
+             */
+            enabled?: boolean;
+        };
+        WebhookDeliveryView: {
+            /**
+             * @description Attempt id, increasing; page with after.
+             * @example 311
+             */
+            id: number;
+            /**
+             * Format: uuid
+             * @description The event (also the Webhook-Id header, the same on every attempt).
+             * @example 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
+             */
+            eventId: string;
+            /**
+             * @description The event sequence.
+             * @example 1042
+             */
+            eventSequence: number;
+            /**
+             * @description The event type.
+             * @example receipt.recorded
+             * @enum {string}
+             */
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated";
+            /**
+             * @description Attempt number for this event, from 1.
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description SUCCEEDED (2xx within the timeout), RETRYING (failed, retried at nextRetryAt) or FAILED (the last attempt of the schedule failed; the subscription was disabled).
+             * @example SUCCEEDED
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "RETRYING" | "FAILED";
+            /**
+             * @description The receiver's HTTP status; null when no response came.
+             * @example 200
+             */
+            statusCode: number | null;
+            /**
+             * @description Time to the response, ms.
+             * @example 38
+             */
+            durationMs: number;
+            /**
+             * @description Why the attempt failed; null when it succeeded.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made.
+             * @example 2026-11-24T10:15:31.004Z
+             */
+            attemptedAt: string;
+            /**
+             * Format: date-time
+             * @description When the event is retried (RETRYING only).
+             * @example null
+             */
+            nextRetryAt: string | null;
+        };
+        WebhookDeliveryPage: {
+            /** @description Oldest first. */
+            deliveries: components["schemas"]["WebhookDeliveryView"][];
+            /**
+             * @description Send it back as after for the next page; equals after on an empty page.
+             * @example 311
              */
             nextAfter: number;
         };
@@ -6032,6 +6425,1128 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/events",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/webhooks",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
+                     *       "instance": "/webhooks",
+                     *       "code": "WEBHOOK_URL_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-limit-reached",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A tenant has at most 100 webhook subscriptions; delete one first.",
+                     *       "instance": "/webhooks",
+                     *       "code": "WEBHOOK_LIMIT_REACHED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/webhooks",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/webhooks",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_findOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "WEBHOOK_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "WEBHOOK_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "WEBHOOK_URL_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "WEBHOOK_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "WEBHOOK_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks/{id}/rotate-secret",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Return attempts with a higher id (default 0: from the first). */
+                after?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The query is not valid: limit must be an integer from 1 to 200.",
+                     *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "WEBHOOK_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/webhooks/{id}/deliveries",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }

@@ -114,7 +114,6 @@ export class WebhookView {
   @ApiProperty({
     description:
       'Why it is disabled: DISABLED_BY_USER (PATCH enabled=false) or FAILING (an event failed every attempt of WEBHOOK_RETRY_SCHEDULE, about 24 h); null while enabled.',
-    enum: ['DISABLED_BY_USER', 'FAILING'],
     nullable: true,
     type: String,
     example: null,
