@@ -112,8 +112,13 @@ export async function startBenchDatabase(
   };
 }
 
-/** A scratch database (startBenchDatabase) and the real application on a free loopback port. */
-export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+/**
+ * A scratch database (startBenchDatabase) and the real application on a free loopback port.
+ * `extraEnv` is merged over the bench defaults given to loadConfig (e.g. webhook settings).
+ */
+export async function startBenchEnvironment(
+  extraEnv: Record<string, string> = {},
+): Promise<BenchEnvironment> {
   const db = await startBenchDatabase();
   const { ownerUrl, appUrl } = db;
   const config = loadConfig({
@@ -123,6 +128,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DB_POOL_SIZE: '40',
+    ...extraEnv,
   });
   const app = await createApp(config, appUrl, { bufferLogs: false });
   const httpPort = await freePort();

@@ -117,6 +117,47 @@ export class Webhooks1764900000000 implements MigrationInterface {
     await q.query(`REVOKE ALL ON FUNCTION webhook_due_subscriptions() FROM PUBLIC`);
     await q.query(`GRANT EXECUTE ON FUNCTION webhook_due_subscriptions() TO finance_app`);
 
+    // The delivery log is kept as long as the events (EVENTS_RETENTION_DAYS), purged by the
+    // housekeeping job like them: the application role has no DELETE.
+    await q.query(`
+      CREATE INDEX webhook_deliveries_attempted_idx ON webhook_deliveries (tenant_id, attempted_at)`);
+    await q.query(`
+      CREATE FUNCTION purge_expired_webhook_deliveries(max_age interval, batch_size integer)
+      RETURNS integer
+      LANGUAGE plpgsql
+      SECURITY DEFINER
+      SET search_path = public, pg_temp
+      AS $$
+      DECLARE
+        tenant record;
+        removed integer;
+        total integer := 0;
+      BEGIN
+        IF batch_size < 1 OR batch_size > 10000 THEN
+          RAISE EXCEPTION 'batch_size must be between 1 and 10000';
+        END IF;
+        FOR tenant IN SELECT id FROM tenants ORDER BY id LOOP
+          EXIT WHEN total >= batch_size;
+          PERFORM set_config('app.tenant_id', tenant.id::text, true);
+          DELETE FROM webhook_deliveries
+           WHERE ctid IN (SELECT ctid FROM webhook_deliveries
+                           WHERE tenant_id = tenant.id
+                             AND attempted_at < now() - GREATEST(max_age, interval '1 day')
+                           LIMIT batch_size - total);
+          GET DIAGNOSTICS removed = ROW_COUNT;
+          total := total + removed;
+        END LOOP;
+        PERFORM set_config('app.tenant_id', '', true);
+        RETURN total;
+      END
+      $$`);
+    await q.query(
+      `REVOKE ALL ON FUNCTION purge_expired_webhook_deliveries(interval, integer) FROM PUBLIC`,
+    );
+    await q.query(
+      `GRANT EXECUTE ON FUNCTION purge_expired_webhook_deliveries(interval, integer) TO finance_app`,
+    );
+
     await q.query(`SELECT pgboss.create_queue($1, $2)`, [
       WEBHOOK_QUEUE,
       JSON.stringify(WEBHOOK_QUEUE_OPTIONS),
@@ -129,6 +170,7 @@ export class Webhooks1764900000000 implements MigrationInterface {
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`SELECT pgboss.delete_queue($1)`, [WEBHOOK_QUEUE]);
+    await q.query(`DROP FUNCTION purge_expired_webhook_deliveries(interval, integer)`);
     await q.query(`DROP FUNCTION webhook_due_subscriptions()`);
     await q.query(`DROP TABLE webhook_deliveries`);
     await q.query(`DROP TABLE webhook_subscriptions`);

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { Tenant } from '@/common/tenancy/tenant.entity';
+import { HousekeepingService } from '@/housekeeping/housekeeping.service';
 import { verifySignature } from '@/webhooks/webhook-signature';
 import { createBooking, createDemand, get, post, recordReceipt, split } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
@@ -346,6 +347,28 @@ describe('webhooks', () => {
       expect(hook.signature.split(' ')).toHaveLength(2);
       expect(verifySignature(secret, hook, hook.body)).toBe(true);
       expect(verifySignature(sub.secret as string, hook, hook.body)).toBe(true);
+      await request(t.server).delete(`/webhooks/${sub.id}`).set(as(tenant.key)).expect(204);
+    });
+
+    it('the delivery log is purged after EVENTS_RETENTION_DAYS, like the events', async () => {
+      const sub = await subscribe(tenant.key, { url: receiver.url('/purged'), events: ['*'] });
+      await createBooking(t, tenant.key);
+      await createBooking(t, tenant.key);
+      await until('two deliveries logged', async () => {
+        return (await deliveries(tenant.key, sub.id)).deliveries.length === 2;
+      });
+      const [old] = (await deliveries(tenant.key, sub.id)).deliveries;
+      await db.query(
+        `UPDATE webhook_deliveries SET attempted_at = now() - interval '91 days'
+          WHERE subscription_id = $1 AND id = $2`,
+        [sub.id, old.id],
+      );
+      expect((await t.app.get(HousekeepingService).purgeExpiredWebhookDeliveries()).removed).toBe(
+        1,
+      );
+      const kept = (await deliveries(tenant.key, sub.id)).deliveries;
+      expect(kept.map((d) => d.id)).not.toContain(old.id);
+      expect(kept).toHaveLength(1);
       await request(t.server).delete(`/webhooks/${sub.id}`).set(as(tenant.key)).expect(204);
     });
   });

@@ -68,7 +68,13 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
           `purged ${events.removed} events older than ${this.config.housekeeping.eventsRetentionDays} days in ${events.batches} batches`,
         );
       }
-      return { ...result, events };
+      const deliveries = await this.purgeExpiredWebhookDeliveries();
+      if (deliveries.removed > 0) {
+        this.logger.log(
+          `purged ${deliveries.removed} webhook delivery attempts older than ${this.config.housekeeping.eventsRetentionDays} days`,
+        );
+      }
+      return { ...result, events, deliveries };
     });
   }
 
@@ -104,8 +110,22 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     );
   }
 
+  /** The webhook delivery log is kept as long as the events it delivered. */
+  async purgeExpiredWebhookDeliveries(
+    batchSize = HousekeepingService.BATCH_SIZE,
+  ): Promise<PurgeResult> {
+    return this.purgeInBatches(
+      'purge_expired_webhook_deliveries',
+      `${this.config.housekeeping.eventsRetentionDays} days`,
+      batchSize,
+    );
+  }
+
   private async purgeInBatches(
-    fn: 'purge_expired_idempotency_keys' | 'purge_expired_events',
+    fn:
+      | 'purge_expired_idempotency_keys'
+      | 'purge_expired_events'
+      | 'purge_expired_webhook_deliveries',
     maxAge: string,
     batchSize: number,
   ): Promise<PurgeResult> {
