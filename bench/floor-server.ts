@@ -25,7 +25,6 @@ import { PaymentMode } from '@/common/domain/enums';
 import {
   IDEMPOTENCY_FIND_SQL,
   IDEMPOTENCY_LOCK_SQL,
-  IDEMPOTENCY_STORE_SQL,
   idempotencyLockKey,
 } from '@/common/idempotency/idempotency.sql';
 import { requestHash } from '@/common/idempotency/idempotency.interceptor';
@@ -36,7 +35,7 @@ import { counterKey, renderNumber } from '@/numbering/number-pattern';
 import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
-import { APPEND_EVENTS_SQL } from '@/common/outbox/outbox.sql';
+import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/common/outbox/outbox.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -280,8 +279,17 @@ export async function startFloor(
         }
         const view: ReceiptView = await record(db, tenant, body);
         const json = JSON.stringify(view);
-        await db.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, key, hash, 201, json]);
-        await appendEvent(db, tenant, view);
+        // The service writes the key's response with the events, in one last statement.
+        await db.query(APPEND_EVENTS_AND_IDEMPOTENCY_SQL, [
+          tenant.tenantId,
+          tenant.actor,
+          ['receipt.recorded'],
+          [json],
+          key,
+          hash,
+          201,
+          json,
+        ]);
         return { status: 201, json, replayed: false };
       },
     );

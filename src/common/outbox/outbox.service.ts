@@ -3,7 +3,8 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsService } from 'nestjs-cls';
 import { TenantContext } from '@/common/tenancy/tenant-context';
-import { APPEND_EVENTS_SQL } from './outbox.sql';
+import { IDEMPOTENCY_STORE_SQL } from '@/common/idempotency/idempotency.sql';
+import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from './outbox.sql';
 
 export const EVENT_TYPES = [
   'booking.created',
@@ -22,7 +23,16 @@ interface PendingEvent {
   data: unknown;
 }
 
+/** An Idempotency-Key's stored response (IDEMPOTENCY_STORE_SQL's params after the tenant). */
+export interface IdempotencyRecord {
+  key: string;
+  hash: string;
+  status: number;
+  body: string;
+}
+
 const PENDING = 'outbox:pending';
+const IDEMPOTENCY = 'outbox:idempotency';
 
 /**
  * The transactional outbox (contract §8). A service records an event when it changes a record;
@@ -40,6 +50,7 @@ export class OutboxService {
   /** Starts collecting the events of a tenant transaction. */
   begin(): void {
     this.cls.set(PENDING, []);
+    this.cls.set(IDEMPOTENCY, undefined);
   }
 
   /** Records a change of the current tenant transaction; `data` is the record as GET shows it. */
@@ -49,16 +60,39 @@ export class OutboxService {
     pending.push({ type, data });
   }
 
-  /** Writes the recorded events: call as the transaction's last statement. */
+  /**
+   * Has the request's Idempotency-Key response written by `flush`, in the events' statement;
+   * false outside a tenant transaction (the caller then stores it itself).
+   */
+  deferIdempotencyRecord(record: IdempotencyRecord): boolean {
+    if (!this.cls.get<PendingEvent[] | undefined>(PENDING)) return false;
+    this.cls.set(IDEMPOTENCY, record);
+    return true;
+  }
+
+  /** Writes the recorded events (and a deferred idempotency record): the last statement. */
   async flush(tenant: TenantContext): Promise<void> {
     const pending = this.cls.get<PendingEvent[] | undefined>(PENDING) ?? [];
+    const idempotency = this.cls.get<IdempotencyRecord | undefined>(IDEMPOTENCY);
     this.cls.set(PENDING, []);
-    if (pending.length === 0) return;
-    await this.txHost.tx.query(APPEND_EVENTS_SQL, [
-      tenant.tenantId,
-      tenant.actor,
-      pending.map((e) => e.type),
-      pending.map((e) => JSON.stringify(e.data)),
-    ]);
+    this.cls.set(IDEMPOTENCY, undefined);
+    const stored = idempotency
+      ? [idempotency.key, idempotency.hash, idempotency.status, idempotency.body]
+      : [];
+    if (pending.length === 0) {
+      if (idempotency)
+        await this.txHost.tx.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, ...stored]);
+      return;
+    }
+    await this.txHost.tx.query(
+      idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
+      [
+        tenant.tenantId,
+        tenant.actor,
+        pending.map((e) => e.type),
+        pending.map((e) => JSON.stringify(e.data)),
+        ...stored,
+      ],
+    );
   }
 }

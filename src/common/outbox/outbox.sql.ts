@@ -13,3 +13,13 @@ export const APPEND_EVENTS_SQL = `WITH seq AS (
 INSERT INTO events (tenant_id, sequence, type, actor, data)
 SELECT $1::uuid, seq.last_sequence - cardinality($3::text[]) + e.ord, e.type, $2::text, e.data::json
   FROM seq, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, ord)`;
+
+/**
+ * APPEND_EVENTS_SQL and the request's Idempotency-Key record in one statement (one round trip
+ * instead of two on every idempotent write). Params: those of APPEND_EVENTS_SQL, then key,
+ * request hash, response status, response JSON text (as IDEMPOTENCY_STORE_SQL's $2..$5).
+ */
+export const APPEND_EVENTS_AND_IDEMPOTENCY_SQL = `WITH stored AS (
+       INSERT INTO idempotency_keys (tenant_id, key, request_hash, response_status, response_body)
+       VALUES ($1::uuid, $5, $6, $7, to_jsonb($8::text))),
+     ${APPEND_EVENTS_SQL.slice('WITH '.length)}`;
