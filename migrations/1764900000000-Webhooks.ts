@@ -116,6 +116,31 @@ export class Webhooks1764900000000 implements MigrationInterface {
       $$`);
     await q.query(`REVOKE ALL ON FUNCTION webhook_due_subscriptions() FROM PUBLIC`);
     await q.query(`GRANT EXECUTE ON FUNCTION webhook_due_subscriptions() TO finance_app`);
+    // The same for one tenant: the instance that committed a tenant's events asks right away,
+    // so deliveries do not wait for the next poll.
+    await q.query(`
+      CREATE FUNCTION webhook_due_subscriptions(p_tenant uuid)
+      RETURNS TABLE (tenant_id uuid, subscription_id uuid)
+      LANGUAGE plpgsql
+      SECURITY DEFINER
+      SET search_path = public, pg_temp
+      AS $$
+      BEGIN
+        PERFORM set_config('app.tenant_id', p_tenant::text, true);
+        RETURN QUERY
+          SELECT s.tenant_id, s.id
+            FROM webhook_subscriptions s
+            JOIN event_sequences q ON q.tenant_id = s.tenant_id
+           WHERE s.tenant_id = p_tenant
+             AND s.enabled AND s.deleted_at IS NULL
+             AND s.delivered_sequence < q.last_sequence
+             AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= now())
+             AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = p_tenant AND t.active);
+        PERFORM set_config('app.tenant_id', '', true);
+      END
+      $$`);
+    await q.query(`REVOKE ALL ON FUNCTION webhook_due_subscriptions(uuid) FROM PUBLIC`);
+    await q.query(`GRANT EXECUTE ON FUNCTION webhook_due_subscriptions(uuid) TO finance_app`);
 
     // The delivery log is kept as long as the events (EVENTS_RETENTION_DAYS), purged by the
     // housekeeping job like them: the application role has no DELETE.
@@ -171,6 +196,7 @@ export class Webhooks1764900000000 implements MigrationInterface {
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`SELECT pgboss.delete_queue($1)`, [WEBHOOK_QUEUE]);
     await q.query(`DROP FUNCTION purge_expired_webhook_deliveries(interval, integer)`);
+    await q.query(`DROP FUNCTION webhook_due_subscriptions(uuid)`);
     await q.query(`DROP FUNCTION webhook_due_subscriptions()`);
     await q.query(`DROP TABLE webhook_deliveries`);
     await q.query(`DROP TABLE webhook_subscriptions`);

@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { ALL_EVENTS } from './dto/webhook.dto';
 import { sendWebhook, SendResult } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
@@ -56,6 +57,12 @@ const BATCH_EVENTS = 100;
 const BATCH_BUDGET_MS = 1000;
 /** One job delivers for at most this long, then hands the subscription back to the queue. */
 const JOB_BUDGET_MS = 20_000;
+/**
+ * A dispatch round after this instance's commits waits this long, gathering the commits meanwhile:
+ * under load a job then delivers tens of events, not one (deliveries cost the write path less),
+ * and a lone event still reaches its receiver within about this.
+ */
+const NUDGE_DELAY_MS = 50;
 /** Jitter on every retry wait: ±20 %, so failing subscriptions do not retry in step. */
 const JITTER = 0.2;
 
@@ -142,9 +149,12 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   private dispatching = false;
   private stopping = false;
   private dispatchFailing = false;
+  private readonly nudgedTenants = new Set<string>();
+  private nudgeTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly config: AppConfig,
+    private readonly outbox: OutboxService,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
@@ -187,11 +197,15 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     }
     this.timer = setInterval(() => void this.dispatch(), settings.pollIntervalMs);
     this.timer.unref();
+    // Events this instance commits are dispatched at once; the poll covers other instances'
+    // (and retries coming due).
+    this.outbox.onCommit((tenantId) => this.nudge(tenantId));
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    clearTimeout(this.nudgeTimer);
     // A delivery in flight finishes (at most WEBHOOK_TIMEOUT_MS); nothing new starts.
     await this.boss?.stop({
       graceful: true,
@@ -205,13 +219,47 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     this.agents.https.destroy();
   }
 
+  private nudge(tenantId: string): void {
+    this.nudgedTenants.add(tenantId);
+    if (this.nudgeTimer || this.stopping) return;
+    this.nudgeTimer = setTimeout(() => void this.dispatchNudged(), NUDGE_DELAY_MS);
+  }
+
+  /** A dispatch round for the tenants whose events this instance just committed. */
+  private async dispatchNudged(): Promise<void> {
+    const tenants = [...this.nudgedTenants];
+    this.nudgedTenants.clear();
+    await this.queueDue(
+      `SELECT d.tenant_id, d.subscription_id
+         FROM unnest($1::uuid[]) AS t(id), LATERAL webhook_due_subscriptions(t.id) d`,
+      [tenants],
+    );
+    this.nudgeTimer = undefined;
+    if (this.nudgedTenants.size > 0 && !this.stopping) {
+      this.nudgeTimer = setTimeout(() => void this.dispatchNudged(), NUDGE_DELAY_MS);
+    }
+  }
+
   /** One dispatcher round: queue a job for every subscription with events due. */
   async dispatch(): Promise<number> {
-    if (this.dispatching || this.stopping || !this.boss || !this.pool) return 0;
+    if (this.dispatching) return 0;
     this.dispatching = true;
     try {
-      const { rows } = await this.pool.query<{ tenant_id: string; subscription_id: string }>(
+      return await this.queueDue(
         'SELECT tenant_id, subscription_id FROM webhook_due_subscriptions()',
+      );
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  /** Queues a job for each subscription `sql` finds due; resolves with how many. */
+  private async queueDue(sql: string, params: unknown[] = []): Promise<number> {
+    if (this.stopping || !this.boss || !this.pool) return 0;
+    try {
+      const { rows } = await this.pool.query<{ tenant_id: string; subscription_id: string }>(
+        sql,
+        params,
       );
       if (rows.length > 0) {
         await this.boss.insert(
@@ -234,8 +282,6 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
       }
       this.dispatchFailing = true;
       return 0;
-    } finally {
-      this.dispatching = false;
     }
   }
 

@@ -47,6 +47,18 @@ export class OutboxService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
+  private readonly commitListeners: ((tenantId: string) => void)[] = [];
+
+  /** Called after a tenant transaction that wrote events has committed (webhook dispatch). */
+  onCommit(listener: (tenantId: string) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** The interceptor's report: `tenantId`'s events are committed and readable. */
+  committed(tenantId: string): void {
+    for (const listener of this.commitListeners) listener(tenantId);
+  }
+
   /** Starts collecting the events of a tenant transaction. */
   begin(): void {
     this.cls.set(PENDING, []);
@@ -70,8 +82,11 @@ export class OutboxService {
     return true;
   }
 
-  /** Writes the recorded events (and a deferred idempotency record): the last statement. */
-  async flush(tenant: TenantContext): Promise<void> {
+  /**
+   * Writes the recorded events (and a deferred idempotency record): the last statement.
+   * Resolves with the number of events written.
+   */
+  async flush(tenant: TenantContext): Promise<number> {
     const pending = this.cls.get<PendingEvent[] | undefined>(PENDING) ?? [];
     const idempotency = this.cls.get<IdempotencyRecord | undefined>(IDEMPOTENCY);
     this.cls.set(PENDING, []);
@@ -80,9 +95,10 @@ export class OutboxService {
       ? [idempotency.key, idempotency.hash, idempotency.status, idempotency.body]
       : [];
     if (pending.length === 0) {
-      if (idempotency)
+      if (idempotency) {
         await this.txHost.tx.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, ...stored]);
-      return;
+      }
+      return 0;
     }
     await this.txHost.tx.query(
       idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
@@ -94,5 +110,6 @@ export class OutboxService {
         ...stored,
       ],
     );
+    return pending.length;
   }
 }

@@ -68,6 +68,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
   private async run(tenant: TenantContext, next: CallHandler): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let handlerStarted = false;
+      let events = 0;
       try {
         const result = await this.txHost.withTransaction(async () => {
           // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or
@@ -88,10 +89,11 @@ export class TenantTransactionInterceptor implements NestInterceptor {
             defaultValue: undefined,
           });
           // Last statement before commit: the events of the changes, numbered (contract §8).
-          await this.outbox.flush(tenant);
+          events = await this.outbox.flush(tenant);
           return response;
         });
         this.availability.recordSuccess();
+        if (events > 0) this.outbox.committed(tenant.tenantId);
         return result;
       } catch (error) {
         if (handlerStarted || attempt > 1 || !isDatabaseUnavailable(error)) throw error;
