@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     LOG_FORMAT: 'json',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DB_POOL_SIZE: '40',
+    // As in production: the webhook dispatcher and workers run (the bench has no subscriptions).
+    WEBHOOK_DELIVERY_ENABLED: 'true',
   });
   const app = await createApp(config, o.appUrl, { bufferLogs: false });
   await app.listen(o.port, '127.0.0.1');
