@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
 import { AppConfig } from '@/common/config/app-config';
+import { Metrics } from '@/common/metrics/metrics';
 import { bodyParserErrors } from '@/common/errors/body-parser-errors';
 import {
   contentEncodingGuard,
@@ -29,6 +30,8 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  // First, so every response is counted, including those the body checks below refuse.
+  app.use(app.get(Metrics).middleware);
   app.use(contentEncodingGuard);
   app.useBodyParser('json', {
     limit: config.bodyLimit,

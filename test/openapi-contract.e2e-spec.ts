@@ -44,6 +44,8 @@ describe('live responses match the committed OpenAPI document', () => {
     const unknown = await call('GET /health/ready', http().get('/health/ready?verbose=1'));
     expect(unknown.status).toBe(400);
     expect((await call('GET /health/live', http().get('/health/live?verbose=1'))).status).toBe(400);
+    expect((await call('GET /metrics', http().get('/metrics'))).status).toBe(200);
+    expect((await call('GET /metrics', http().get('/metrics?tenant=x'))).status).toBe(400);
   });
 
   it('bookings: 201, 200, 400, 401, 403, 404 (another tenant), 413, 415, 422', async () => {

@@ -1,17 +1,23 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DatabaseAvailability } from '@/common/lifecycle/database-availability';
 import { AppConfig } from './config/app-config';
+import { Metrics } from './metrics/metrics';
 import { OutboxService } from './outbox/outbox.service';
 
-/** Global providers every feature may inject: the validated configuration, the outbox. */
+/** Global providers every feature may inject: the validated configuration, the outbox, metrics. */
 @Global()
 @Module({})
 export class CommonModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: AppConfig, useValue: config }, DatabaseAvailability, OutboxService],
-      exports: [AppConfig, DatabaseAvailability, OutboxService],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        DatabaseAvailability,
+        OutboxService,
+        Metrics,
+      ],
+      exports: [AppConfig, DatabaseAvailability, OutboxService, Metrics],
     };
   }
 }

@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
+import { Metrics } from '@/common/metrics/metrics';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
@@ -63,6 +64,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly tenants: TenantsService,
     @InjectDataSource() dataSource: DataSource,
+    metrics: Metrics,
   ) {
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
     this.pool = new Pool({
@@ -74,6 +76,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     });
     // An idle connection that breaks must not crash the process; the next export reconnects.
     this.pool.on('error', () => undefined);
+    metrics.registerPool('export', () => this.pool);
   }
 
   async onModuleDestroy(): Promise<void> {

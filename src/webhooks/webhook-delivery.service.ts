@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
+import { Metrics } from '@/common/metrics/metrics';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { ALL_EVENTS } from './dto/webhook.dto';
 import { sendWebhook, SendResult } from './webhook-sender';
@@ -155,6 +156,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   constructor(
     private readonly config: AppConfig,
     private readonly outbox: OutboxService,
+    private readonly metrics: Metrics,
     @InjectDataSource() dataSource: DataSource,
   ) {
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
@@ -200,6 +202,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     // Events this instance commits are dispatched at once; the poll covers other instances'
     // (and retries coming due).
     this.outbox.onCommit((tenantId) => this.nudge(tenantId));
+    this.metrics.registerPool('webhooks', () => this.pool);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -245,9 +248,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     if (this.dispatching) return 0;
     this.dispatching = true;
     try {
-      return await this.queueDue(
+      const due = await this.queueDue(
         'SELECT tenant_id, subscription_id FROM webhook_due_subscriptions()',
       );
+      this.metrics.webhookBacklog.set(due);
+      return due;
     } finally {
       this.dispatching = false;
     }
@@ -334,6 +339,8 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
         result.disable,
       ]);
       await client.query('COMMIT');
+      for (const attempt of result.attempts)
+        this.metrics.webhookAttempts.inc({ outcome: attempt.outcome });
       return result.more ? 'more' : 'done';
     } catch (error) {
       broken = error as Error;

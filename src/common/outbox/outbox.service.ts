@@ -47,16 +47,16 @@ export class OutboxService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
-  private readonly commitListeners: ((tenantId: string) => void)[] = [];
+  private readonly commitListeners: ((tenantId: string, types: EventType[]) => void)[] = [];
 
-  /** Called after a tenant transaction that wrote events has committed (webhook dispatch). */
-  onCommit(listener: (tenantId: string) => void): void {
+  /** Called after a tenant transaction that wrote events has committed (dispatch, metrics). */
+  onCommit(listener: (tenantId: string, types: EventType[]) => void): void {
     this.commitListeners.push(listener);
   }
 
-  /** The interceptor's report: `tenantId`'s events are committed and readable. */
-  committed(tenantId: string): void {
-    for (const listener of this.commitListeners) listener(tenantId);
+  /** The interceptor's report: `tenantId`'s events of `types` are committed and readable. */
+  committed(tenantId: string, types: EventType[]): void {
+    for (const listener of this.commitListeners) listener(tenantId, types);
   }
 
   /** Starts collecting the events of a tenant transaction. */
@@ -84,9 +84,9 @@ export class OutboxService {
 
   /**
    * Writes the recorded events (and a deferred idempotency record): the last statement.
-   * Resolves with the number of events written.
+   * Resolves with the types of the events written.
    */
-  async flush(tenant: TenantContext): Promise<number> {
+  async flush(tenant: TenantContext): Promise<EventType[]> {
     const pending = this.cls.get<PendingEvent[] | undefined>(PENDING) ?? [];
     const idempotency = this.cls.get<IdempotencyRecord | undefined>(IDEMPOTENCY);
     this.cls.set(PENDING, []);
@@ -98,7 +98,7 @@ export class OutboxService {
       if (idempotency) {
         await this.txHost.tx.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, ...stored]);
       }
-      return 0;
+      return [];
     }
     await this.txHost.tx.query(
       idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
@@ -110,6 +110,6 @@ export class OutboxService {
         ...stored,
       ],
     );
-    return pending.length;
+    return pending.map((e) => e.type);
   }
 }

@@ -12,7 +12,7 @@ import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
-import { OutboxService } from '@/common/outbox/outbox.service';
+import { EventType, OutboxService } from '@/common/outbox/outbox.service';
 import {
   DatabaseAvailability,
   isDatabaseUnavailable,
@@ -68,7 +68,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
   private async run(tenant: TenantContext, next: CallHandler): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let handlerStarted = false;
-      let events = 0;
+      let events: EventType[] = [];
       try {
         const result = await this.txHost.withTransaction(async () => {
           // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or
@@ -93,7 +93,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
           return response;
         });
         this.availability.recordSuccess();
-        if (events > 0) this.outbox.committed(tenant.tenantId);
+        if (events.length > 0) this.outbox.committed(tenant.tenantId, events);
         return result;
       } catch (error) {
         if (handlerStarted || attempt > 1 || !isDatabaseUnavailable(error)) throw error;

@@ -1,0 +1,47 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { Public } from '@/common/auth/auth.decorators';
+import { Metrics, PoolStats } from '@/common/metrics/metrics';
+import { ApiPublic } from '@/common/swagger';
+
+@ApiTags('health')
+@Public()
+@ApiPublic()
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    // TypeORM's pool for requests (node-postgres' Pool behind the driver).
+    const driver = dataSource.driver as unknown as { master?: PoolStats };
+    metrics.registerPool('main', () => driver.master);
+  }
+
+  @Get()
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Prometheus metrics.',
+    description:
+      'Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks); events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.',
+  })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({
+    description: 'The metrics of this instance.',
+    content: {
+      'text/plain': {
+        schema: {
+          type: 'string',
+          example:
+            '# HELP http_requests_total HTTP requests answered, by method, route template and status.\n# TYPE http_requests_total counter\nhttp_requests_total{method="POST",route="/receipts",status="201"} 42\n',
+        },
+      },
+    },
+  })
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}
