@@ -201,8 +201,13 @@ describe('POST /receipts/export', () => {
     const res = await openExport(big.key);
     expect(res.statusCode).toBe(200);
     res.pause();
-    await sleep(300);
-    // The response is far from complete and the export still holds its cursor transaction.
+    // Once the socket's buffers are full the export stops fetching and holds its cursor
+    // transaction (how soon depends on the machine's load: wait for it, up to 10 s).
+    for (let i = 0; i < 100; i++) {
+      await sleep(100);
+      const sessions = await exportSessions();
+      if (sessions.length === 1 && sessions[0].state === 'idle in transaction') break;
+    }
     expect(res.complete).toBe(false);
     expect(await exportSessions()).toEqual([
       { state: 'idle in transaction', query: 'FETCH 1000 FROM export' },
@@ -224,7 +229,7 @@ describe('POST /receipts/export', () => {
     res.pause();
     await sleep(200);
     res.destroy();
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 100; i++) {
       const sessions = await exportSessions();
       if (sessions.every((s) => s.state === 'idle' || s.query !== 'FETCH 1000 FROM export')) break;
       await sleep(100);
