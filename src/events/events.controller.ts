@@ -4,6 +4,7 @@ import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { EVENT_TYPES } from '@/common/outbox/outbox.service';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ApiCursorQuery } from '@/common/validation/cursor-query';
 import { EventPage } from './dto/event.view';
 import { EVENTS_LIMITS, EventsQuery, EventsService } from './events.service';
 
@@ -19,24 +20,10 @@ export class EventsController {
     description:
       'Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. Errors: 400 VALIDATION_FAILED naming after, limit or type.',
   })
-  @ApiQuery({
-    name: 'after',
-    required: false,
-    description: 'Return events with a higher sequence (default 0: from the start).',
-    schema: { type: 'integer', minimum: 0, default: 0, example: 0 },
-  })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    description: 'Page size.',
-    schema: {
-      type: 'integer',
-      minimum: 1,
-      maximum: EVENTS_LIMITS.maxLimit,
-      default: EVENTS_LIMITS.defaultLimit,
-      example: 100,
-    },
-  })
+  @ApiCursorQuery(
+    'Return events with a higher sequence (default 0: from the start).',
+    EVENTS_LIMITS,
+  )
   @ApiQuery({
     name: 'type',
     required: false,

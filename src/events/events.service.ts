@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AppError, FieldError } from '@/common/errors/app-error';
 import { EVENT_TYPES, EventType } from '@/common/outbox/outbox.service';
 import { TenantContext } from '@/common/tenancy/tenant-context';
+import { parseCursorQuery, refuseInvalidQuery } from '@/common/validation/cursor-query';
 import { EventPage } from './dto/event.view';
 
 export interface EventsQuery {
@@ -94,27 +95,7 @@ function parseEventsQuery(query: EventsQuery): {
   types: EventType[] | null;
 } {
   const errors: FieldError[] = [];
-  const integer = (name: string, raw: unknown, fallback: number, min: number, max: number) => {
-    if (raw === undefined) return fallback;
-    if (
-      typeof raw !== 'string' ||
-      !/^\d{1,15}$/.test(raw) ||
-      Number(raw) < min ||
-      Number(raw) > max
-    ) {
-      errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const after = integer('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER);
-  const limit = integer(
-    'limit',
-    query.limit,
-    EVENTS_LIMITS.defaultLimit,
-    1,
-    EVENTS_LIMITS.maxLimit,
-  );
+  const { after, limit } = parseCursorQuery(query, EVENTS_LIMITS, errors);
   let types: EventType[] | null = null;
   if (query.type !== undefined) {
     const names = typeof query.type === 'string' ? query.type.split(',').map((t) => t.trim()) : [];
@@ -128,11 +109,6 @@ function parseEventsQuery(query: EventsQuery): {
       types = [...new Set(names)] as EventType[];
     }
   }
-  if (errors.length > 0) {
-    throw AppError.validation(
-      errors,
-      `The query is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
-    );
-  }
+  refuseInvalidQuery(errors);
   return { after, limit, types };
 }

@@ -5,7 +5,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { RequireScopes } from '@/common/auth/auth.decorators';
@@ -13,6 +12,7 @@ import { ApiProblems } from '@/common/errors/api-problems';
 import { uuidPipe } from '@/common/errors/uuid.pipe';
 import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
 import { ApiIdParam } from '@/common/swagger';
+import { ApiCursorQuery } from '@/common/validation/cursor-query';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import {
   CreateWebhookRequest,
@@ -185,24 +185,10 @@ export class WebhooksController {
       'Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. Errors: 400 VALIDATION_FAILED naming after or limit, 404 WEBHOOK_NOT_FOUND.',
   })
   @ApiIdParam('Subscription id.')
-  @ApiQuery({
-    name: 'after',
-    required: false,
-    description: 'Return attempts with a higher id (default 0: from the first).',
-    schema: { type: 'integer', minimum: 0, default: 0, example: 0 },
-  })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    description: 'Page size.',
-    schema: {
-      type: 'integer',
-      minimum: 1,
-      maximum: DELIVERIES_LIMITS.maxLimit,
-      default: DELIVERIES_LIMITS.defaultLimit,
-      example: 50,
-    },
-  })
+  @ApiCursorQuery(
+    'Return attempts with a higher id (default 0: from the first).',
+    DELIVERIES_LIMITS,
+  )
   @ApiOkResponse({ type: WebhookDeliveryPage })
   @ApiProblems(
     {

@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AppConfig } from '@/common/config/app-config';
 import { AppError, FieldError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
+import { parseCursorQuery, refuseInvalidQuery } from '@/common/validation/cursor-query';
 import {
   ALL_EVENTS,
   CreateWebhookRequest,
@@ -274,27 +275,7 @@ function toWebhookView(row: WebhookRow): WebhookView {
 
 function parseDeliveriesQuery(query: DeliveriesQuery): { after: number; limit: number } {
   const errors: FieldError[] = [];
-  const integer = (name: string, raw: unknown, fallback: number, min: number, max: number) => {
-    if (raw === undefined) return fallback;
-    if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || +raw < min || +raw > max) {
-      errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const after = integer('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER);
-  const limit = integer(
-    'limit',
-    query.limit,
-    DELIVERIES_LIMITS.defaultLimit,
-    1,
-    DELIVERIES_LIMITS.maxLimit,
-  );
-  if (errors.length > 0) {
-    throw AppError.validation(
-      errors,
-      `The query is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
-    );
-  }
-  return { after, limit };
+  const parsed = parseCursorQuery(query, DELIVERIES_LIMITS, errors);
+  refuseInvalidQuery(errors);
+  return parsed;
 }
