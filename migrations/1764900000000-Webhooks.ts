@@ -165,7 +165,8 @@ export class Webhooks1764900000000 implements MigrationInterface {
           EXIT WHEN total >= batch_size;
           PERFORM set_config('app.tenant_id', tenant.id::text, true);
           DELETE FROM webhook_deliveries
-           WHERE ctid IN (SELECT ctid FROM webhook_deliveries
+           WHERE tenant_id = tenant.id
+             AND ctid IN (SELECT ctid FROM webhook_deliveries
                            WHERE tenant_id = tenant.id
                              AND attempted_at < now() - GREATEST(max_age, interval '1 day')
                            LIMIT batch_size - total);

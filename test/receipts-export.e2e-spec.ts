@@ -15,6 +15,7 @@ import {
   split,
 } from './support/factories';
 import { binaryBody } from './support/binary-body';
+import { ReceiptExportService } from '@/exports/receipt-export.service';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
@@ -44,12 +45,23 @@ describe('POST /receipts/export', () => {
       req.end('[]');
     });
   };
-  const exportSessions = async () =>
-    (
+  /** pg-pool's own list of clients, each with its backend pid. */
+  type ExportPoolInternals = { pool: { _clients: { processID: number | null }[] } };
+  /**
+   * This application's export sessions: other suites run exports on the same server at the same
+   * time, so the sessions are picked by the backend pids of this app's export pool.
+   */
+  const exportSessions = async () => {
+    const { pool } = t.app.get<ReceiptExportService, ExportPoolInternals>(ReceiptExportService);
+    const pids = pool._clients.map((c) => c.processID).filter((p) => p !== null);
+    return (
       await owner.query<{ state: string; query: string }>(
-        `SELECT state, query FROM pg_stat_activity WHERE application_name = 'finance-service-export'`,
+        `SELECT state, query FROM pg_stat_activity
+          WHERE application_name = 'finance-service-export' AND pid = ANY($1::int[])`,
+        [pids],
       )
     ).rows;
+  };
 
   beforeAll(async () => {
     t = await createTestApp({ EXPORT_POOL_SIZE: '1' });
