@@ -10,8 +10,8 @@
  * request and one floor request, compared statement by statement). A mismatch prints a diff and
  * the run exits non-zero. Run: npm run bench:floor [-- --help]
  */
-import { ChildProcess, execFileSync, fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { ChildProcess, fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -28,6 +28,7 @@ import {
   startBenchDatabase,
 } from './bench-support';
 import { BUMP_SQL, LoadResult, receiptBody, WriteTarget } from './floor-load';
+import { childLoad, cpuMs, median, memoryMb, stopChild } from './processes';
 import { loadSpread, spreadReceipts } from './receipt-data';
 
 const SCENARIO_IDS = [
@@ -93,45 +94,6 @@ interface Scenario {
   cold: false | 'write' | 'recount';
 }
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** utime + stime of a process, in ms. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat(5); the slice starts at field 3.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
-
-function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  return match ? Number(match[1]) / 1024 : 0;
-}
-
-function childLoad(options: Record<string, unknown>): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'floor-load.js'), [], {
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    child.send(options);
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as LoadResult)
-        : reject(new Error(`load exited ${code}`)),
-    );
-  });
-}
-
 async function measure(pid: number, options: Record<string, unknown>): Promise<Measured> {
   const before = cpuMs(pid);
   let rssMaxMb = memoryMb(pid, 'VmRSS');
@@ -159,25 +121,6 @@ function startChild<T>(file: string, options: object): Promise<{ child: ChildPro
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** The first path where two parsed JSON values differ, for a readable mismatch report. */
 function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
   if (isDeepStrictEqual(a, b)) return null;
   if (a && b && typeof a === 'object' && typeof b === 'object') {

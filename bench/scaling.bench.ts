@@ -13,10 +13,9 @@
  * Run: npm run bench:scaling [-- --help]
  * The issue's data set: npm run bench:scaling -- --receipts 1000000 --tenants 50 --hot-share 0.4
  */
-import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ClsService } from 'nestjs-cls';
@@ -31,7 +30,8 @@ import {
   runBench,
   startBenchDatabase,
 } from './bench-support';
-import { LoadResult, WriteTarget } from './floor-load';
+import { WriteTarget } from './floor-load';
+import { childLoad, cpuMs, median, statFields, stopChild } from './processes';
 import { loadSpread, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:scaling [-- options]
@@ -101,31 +101,6 @@ async function serviceMain(o: ServiceOptions): Promise<void> {
 // Processes and CPU time.
 // ---------------------------------------------------------------------------------------------
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** Fields of /proc/<pid>/stat from field 3 (state) on, or null when the process is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of a process, in ms (0 when it is gone). */
-function cpuMs(pid: number): number {
-  const f = statFields(pid);
-  // Fields 14 and 15 of stat(5); the slice starts at field 3.
-  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK : 0;
-}
-
 const parentOf = (pid: number): number => Number(statFields(pid)?.[1] ?? -1);
 
 /** CPU ms per pid of `root` and its direct children (PostgreSQL: postmaster and backends). */
@@ -153,23 +128,6 @@ function machineTimes(): { busy: number; total: number } {
   return { busy: total - v[3] - v[4], total };
 }
 
-function childLoad(options: Record<string, unknown>): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'floor-load.js'), [], {
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    child.send(options);
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as LoadResult)
-        : reject(new Error(`load exited ${code}`)),
-    );
-  });
-}
-
 function startService(options: ServiceOptions): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(__filename, ['--service', JSON.stringify(options)], {
@@ -179,28 +137,6 @@ function startService(options: ServiceOptions): Promise<ChildProcess> {
     child.once('exit', (code) => reject(new Error(`service exited ${code} before it was ready`)));
   });
 }
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Scenarios.
-// ---------------------------------------------------------------------------------------------
 
 interface Instance {
   name: string;
