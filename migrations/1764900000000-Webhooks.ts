@@ -90,34 +90,7 @@ export class Webhooks1764900000000 implements MigrationInterface {
     await q.query(`GRANT SELECT, INSERT, UPDATE ON webhook_subscriptions TO finance_app`);
     await q.query(`GRANT SELECT, INSERT ON webhook_deliveries TO finance_app`);
 
-    await q.query(`
-      CREATE FUNCTION webhook_due_subscriptions()
-      RETURNS TABLE (tenant_id uuid, subscription_id uuid)
-      LANGUAGE plpgsql
-      SECURITY DEFINER
-      SET search_path = public, pg_temp
-      AS $$
-      DECLARE
-        tenant record;
-      BEGIN
-        FOR tenant IN SELECT t.id FROM tenants t WHERE t.active ORDER BY t.id LOOP
-          PERFORM set_config('app.tenant_id', tenant.id::text, true);
-          RETURN QUERY
-            SELECT s.tenant_id, s.id
-              FROM webhook_subscriptions s
-              JOIN event_sequences q ON q.tenant_id = s.tenant_id
-             WHERE s.tenant_id = tenant.id
-               AND s.enabled AND s.deleted_at IS NULL
-               AND s.delivered_sequence < q.last_sequence
-               AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= now());
-        END LOOP;
-        PERFORM set_config('app.tenant_id', '', true);
-      END
-      $$`);
-    await q.query(`REVOKE ALL ON FUNCTION webhook_due_subscriptions() FROM PUBLIC`);
-    await q.query(`GRANT EXECUTE ON FUNCTION webhook_due_subscriptions() TO finance_app`);
-    // The same for one tenant: the instance that committed a tenant's events asks right away,
-    // so deliveries do not wait for the next poll.
+    // One tenant's due subscriptions: what the instance that committed its events asks for.
     await q.query(`
       CREATE FUNCTION webhook_due_subscriptions(p_tenant uuid)
       RETURNS TABLE (tenant_id uuid, subscription_id uuid)
@@ -139,8 +112,22 @@ export class Webhooks1764900000000 implements MigrationInterface {
         PERFORM set_config('app.tenant_id', '', true);
       END
       $$`);
-    await q.query(`REVOKE ALL ON FUNCTION webhook_due_subscriptions(uuid) FROM PUBLIC`);
-    await q.query(`GRANT EXECUTE ON FUNCTION webhook_due_subscriptions(uuid) TO finance_app`);
+    // Every active tenant's, tenant by tenant under its own policy: what the poll asks for.
+    await q.query(`
+      CREATE FUNCTION webhook_due_subscriptions()
+      RETURNS TABLE (tenant_id uuid, subscription_id uuid)
+      LANGUAGE sql
+      SECURITY DEFINER
+      SET search_path = public, pg_temp
+      AS $$
+        SELECT d.tenant_id, d.subscription_id
+          FROM tenants t, LATERAL webhook_due_subscriptions(t.id) d
+         WHERE t.active
+      $$`);
+    for (const fn of ['webhook_due_subscriptions(uuid)', 'webhook_due_subscriptions()']) {
+      await q.query(`REVOKE ALL ON FUNCTION ${fn} FROM PUBLIC`);
+      await q.query(`GRANT EXECUTE ON FUNCTION ${fn} TO finance_app`);
+    }
 
     // The delivery log is kept as long as the events (EVENTS_RETENTION_DAYS), purged by the
     // housekeeping job like them: the application role has no DELETE.
@@ -197,8 +184,8 @@ export class Webhooks1764900000000 implements MigrationInterface {
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`SELECT pgboss.delete_queue($1)`, [WEBHOOK_QUEUE]);
     await q.query(`DROP FUNCTION purge_expired_webhook_deliveries(interval, integer)`);
-    await q.query(`DROP FUNCTION webhook_due_subscriptions(uuid)`);
     await q.query(`DROP FUNCTION webhook_due_subscriptions()`);
+    await q.query(`DROP FUNCTION webhook_due_subscriptions(uuid)`);
     await q.query(`DROP TABLE webhook_deliveries`);
     await q.query(`DROP TABLE webhook_subscriptions`);
   }

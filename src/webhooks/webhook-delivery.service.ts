@@ -11,8 +11,7 @@ import { OutboxService } from '@/common/outbox/outbox.service';
 import { ALL_EVENTS } from './dto/webhook.dto';
 import { sendWebhook, SendResult } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
-import { guardedLookup, isForbiddenAddress } from './webhook-target';
-import { isIP } from 'node:net';
+import { guardedLookup, webhookTargetPolicy } from './webhook-target';
 
 /** The queue the migration created (migrations/1764900000000-Webhooks.ts). */
 export const WEBHOOK_QUEUE = 'webhooks.deliver';
@@ -123,7 +122,8 @@ UPDATE webhook_subscriptions SET
  *
  * - A dispatcher in each instance polls `webhook_due_subscriptions()` every
  *   WEBHOOK_POLL_INTERVAL_MS and queues one job per subscription with undelivered events (the
- *   queue keeps at most one waiting job per subscription however many instances poll).
+ *   queue keeps at most one waiting job per subscription however many instances poll). The
+ *   instance that commits a tenant's events also asks for that tenant after NUDGE_DELAY_MS.
  * - WEBHOOK_CONCURRENCY workers per instance take jobs. A job delivers the subscription's events
  *   in sequence order, in transactions of up to BATCH_EVENTS events that hold the
  *   subscription's advisory lock, so no two workers anywhere send for one subscription at once:
@@ -151,6 +151,8 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   private stopping = false;
   private dispatchFailing = false;
   private readonly nudgedTenants = new Set<string>();
+  /** Resolves receivers' hosts and refuses forbidden addresses at every connection. */
+  private readonly lookup: ReturnType<typeof guardedLookup>;
   private nudgeTimer?: NodeJS.Timeout;
 
   constructor(
@@ -162,6 +164,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
     this.databaseUrl = options.url as string;
     this.connectionOptions = options.extra?.options as string | undefined;
+    this.lookup = guardedLookup(webhookTargetPolicy(config.webhooks));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -359,11 +362,6 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     const keys = [subscription.secret, subscription.previous_secret].filter(
       (k): k is Buffer => k !== null,
     );
-    const lookup = guardedLookup({
-      allowPrivate: this.config.webhooks.allowPrivate,
-      requireHttps: this.config.webhooks.requireHttps,
-      resolveTimeoutMs: 2000,
-    });
     const batchDeadline = Date.now() + BATCH_BUDGET_MS;
     const attempts: Attempt[] = [];
     let cursor = Number(subscription.delivered_sequence);
@@ -383,7 +381,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
       }
       const attempt = failingAttempts + 1;
       const attemptedAt = new Date();
-      const result = await this.send(subscription.url, row, keys, lookup);
+      const result = await this.send(subscription.url, row, keys);
       const record = {
         event_id: row.event_id as string,
         event_sequence: sequence,
@@ -424,12 +422,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     };
   }
 
-  private send(
-    url: string,
-    row: BatchRow,
-    keys: Buffer[],
-    lookup: ReturnType<typeof guardedLookup>,
-  ): Promise<SendResult> {
+  private send(url: string, row: BatchRow, keys: Buffer[]): Promise<SendResult> {
     const id = row.event_id as string;
     // The event as GET /events shows it; `data` is the stored JSON text, byte for byte.
     const head = JSON.stringify({
@@ -440,16 +433,6 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
       actor: row.actor,
     });
     const body = `${head.slice(0, -1)},"data":${row.data}}`;
-    // Node resolves nothing for an IP literal, so the guarded lookup never sees it.
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (!this.config.webhooks.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return Promise.resolve({
-        ok: false,
-        statusCode: null,
-        durationMs: 0,
-        error: `WEBHOOK_TARGET_FORBIDDEN: ${host} is a loopback, private or link-local address`,
-      });
-    }
     const timestamp = Math.floor(Date.now() / 1000);
     return sendWebhook(
       url,
@@ -459,7 +442,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
         'webhook-signature': signatureHeader(id, timestamp, body, keys),
       },
       body,
-      { timeoutMs: this.config.webhooks.timeoutMs, lookup },
+      { timeoutMs: this.config.webhooks.timeoutMs, lookup: this.lookup },
       this.agents,
     );
   }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 
 export interface SendResult {
   ok: boolean;
@@ -25,7 +25,7 @@ const MAX_ERROR_LENGTH = 500;
  * Redirects are never followed (a 3xx is a failure), the whole attempt is bounded by
  * `timeoutMs`, and the response body is read and discarded.
  */
-export function sendWebhook(
+export async function sendWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
@@ -36,6 +36,16 @@ export function sendWebhook(
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
+  // Node never calls `lookup` for an IP literal: the guard is asked here instead.
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(literal) !== 0) {
+    const refused = await new Promise<Error | null>((resolve) =>
+      options.lookup(literal, {}, (error) => resolve(error)),
+    );
+    if (refused) {
+      return { ok: false, statusCode: null, durationMs: elapsed(), error: describe(refused) };
+    }
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, 'durationMs'>) => {

@@ -19,6 +19,20 @@ export interface WebhookTargetPolicy {
 }
 
 const MAX_URL_LENGTH = 2048;
+/** Host names resolve within this, at subscription and at connection time (contract §8). */
+const RESOLVE_TIMEOUT_MS = 2000;
+
+/** The policy of the service's configuration (WEBHOOK_ALLOW_PRIVATE, production). */
+export function webhookTargetPolicy(settings: {
+  allowPrivate: boolean;
+  requireHttps: boolean;
+}): WebhookTargetPolicy {
+  return {
+    allowPrivate: settings.allowPrivate,
+    requireHttps: settings.requireHttps,
+    resolveTimeoutMs: RESOLVE_TIMEOUT_MS,
+  };
+}
 
 /** Resolves a host name to every address it has; injectable so the spec can simulate a hang. */
 type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
@@ -239,8 +253,7 @@ function lookupError(code: string, message: string): NodeJS.ErrnoException {
  * (ENOTFOUND ...) pass through. Honours `options.all` (Node 20 asks for the array form when
  * autoSelectFamily is on) and `options.family`.
  *
- * Node never calls `lookup` for an IP-literal host, so the delivery code must still check such
- * hosts itself (isForbiddenAddress, or checkWebhookUrl again).
+ * Node never calls `lookup` for an IP-literal host, so sendWebhook calls it for those itself.
  */
 export function guardedLookup(
   policy: WebhookTargetPolicy,
@@ -250,7 +263,7 @@ export function guardedLookup(
     const run = async (): Promise<LookupAddress[]> => {
       const bare = hostname.replace(/^\[(.*)\]$/, '$1');
       const family = isIP(bare);
-      // Node does not call lookup for IP literals, but a caller might: no DNS for those.
+      // Node does not call lookup for IP literals, but sendWebhook does: no DNS for those.
       const found =
         family !== 0
           ? [{ address: bare, family }]

@@ -15,14 +15,13 @@ import {
   WebhookWithSecretView,
 } from './dto/webhook.dto';
 import { formatSecret, generateSecretKey } from './webhook-signature';
-import { checkWebhookUrl, WebhookTargetPolicy } from './webhook-target';
+import { checkWebhookUrl, WebhookTargetPolicy, webhookTargetPolicy } from './webhook-target';
 
 /** Subscriptions per tenant: a list without paging stays small, and so does the dispatch work. */
 export const MAX_SUBSCRIPTIONS = 100;
 export const DELIVERIES_LIMITS = Object.freeze({ defaultLimit: 50, maxLimit: 200 });
 /** How long the previous secret keeps signing after a rotation (contract §8). */
 const ROTATION_OVERLAP = '24 hours';
-const RESOLVE_TIMEOUT_MS = 2000;
 
 const WEBHOOK_COLUMNS = `id, url, event_types, description, enabled, disabled_reason, disabled_at,
   delivered_sequence::text AS delivered_sequence, failing_attempts, next_attempt_at, last_error,
@@ -79,11 +78,7 @@ export class WebhooksService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     config: AppConfig,
   ) {
-    this.targetPolicy = {
-      allowPrivate: config.webhooks.allowPrivate,
-      requireHttps: config.webhooks.requireHttps,
-      resolveTimeoutMs: RESOLVE_TIMEOUT_MS,
-    };
+    this.targetPolicy = webhookTargetPolicy(config.webhooks);
   }
 
   async create(tenant: TenantContext, body: CreateWebhookRequest): Promise<WebhookWithSecretView> {
