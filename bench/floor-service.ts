@@ -2,7 +2,8 @@
  * The service for bench/floor.bench.ts, run as a CHILD process so its CPU time and peak RSS are
  * its own (read from /proc by the parent). Configured as bench-support configures the service,
  * plus LOG_LEVEL from the parent (request logs go to this process's stdout, /dev/null). One JSON
- * argument: { appUrl, port, secret, logLevel }. Sends { ready: true } over IPC once listening;
+ * argument: { appUrl, port, secret, logLevel, poolSize? (DB_POOL_SIZE, default 40) }. Also the
+ * instances of bench/scaling.bench.ts. Sends { ready: true } over IPC once listening;
  * closes when the parent disconnects.
  */
 import { createApp } from '@/app.factory';
@@ -13,6 +14,7 @@ interface ServiceOptions {
   port: number;
   secret: string;
   logLevel: string;
+  poolSize?: number;
 }
 
 async function main(): Promise<void> {
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: o.logLevel,
     LOG_FORMAT: 'json',
     RATE_LIMIT_PER_MINUTE: '100000000',
-    DB_POOL_SIZE: '40',
+    DB_POOL_SIZE: String(o.poolSize ?? 40),
     // As in production: the webhook dispatcher and workers run (the bench has no subscriptions).
     WEBHOOK_DELIVERY_ENABLED: 'true',
   });

@@ -16,6 +16,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ClsService } from 'nestjs-cls';
@@ -65,36 +66,13 @@ PostgreSQL: the postmaster and all its children (backends, background workers). 
 the share of all cores' time not idle (/proc/stat) during the run.
 `;
 
-// ---------------------------------------------------------------------------------------------
-// The child: one service instance (as bench/floor-service.ts, with DB_POOL_SIZE from the parent).
-// ---------------------------------------------------------------------------------------------
-
+/** One service instance, bench/floor-service.ts in a child process, with its pool size. */
 interface ServiceOptions {
   appUrl: string;
   port: number;
   secret: string;
   logLevel: string;
   poolSize: number;
-}
-
-async function serviceMain(o: ServiceOptions): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: o.appUrl,
-    JWT_SECRET: o.secret,
-    LOG_LEVEL: o.logLevel,
-    LOG_FORMAT: 'json',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DB_POOL_SIZE: String(o.poolSize),
-    // As in production: the webhook dispatcher and workers run (the bench has no subscriptions).
-    WEBHOOK_DELIVERY_ENABLED: 'true',
-  });
-  const app = await createApp(config, o.appUrl, { bufferLogs: false });
-  await app.listen(o.port, '127.0.0.1');
-  process.on('disconnect', () => {
-    void app.close().finally(() => process.exit(0));
-  });
-  process.send?.({ ready: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +108,7 @@ function machineTimes(): { busy: number; total: number } {
 
 function startService(options: ServiceOptions): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = fork(__filename, ['--service', JSON.stringify(options)], {
+    const child = fork(join(__dirname, 'floor-service.js'), [JSON.stringify(options)], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     child.once('message', () => resolve(child));
@@ -546,8 +524,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--service') {
-  runBench(() => serviceMain(JSON.parse(process.argv[3]) as ServiceOptions));
-} else {
-  runBench(main);
-}
+runBench(main);
