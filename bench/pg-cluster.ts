@@ -75,6 +75,36 @@ export class PgCluster {
     return cluster;
   }
 
+  /**
+   * A streaming standby of `primary` (pg_basebackup -R: standby.signal plus primary_conninfo),
+   * started and serving read-only queries (hot standby).
+   */
+  static async standbyOf(primary: PgCluster, port: number): Promise<PgCluster> {
+    const root = mkdtempSync(join(tmpdir(), 'finance-pgctl-standby-'));
+    chmodSync(root, 0o755);
+    if (primary.ids) chownSync(root, primary.ids.uid, primary.ids.gid);
+    const standby = new PgCluster(port, primary.bin, root, primary.ids);
+    await standby.run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      standby.dataDir,
+      '-R',
+      '-X',
+      'stream',
+      // An immediate checkpoint: the default (spread) waits most of checkpoint_timeout.
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
+    process.once('exit', () => standby.destroySync());
+    await standby.start();
+    return standby;
+  }
+
   async start(): Promise<void> {
     const options = [
       `-p ${this.port}`,

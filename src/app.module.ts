@@ -4,7 +4,6 @@ import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +17,7 @@ import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
 import { prettyLogTransport } from '@/common/logging/log-format';
+import { RoutingTransactionAdapter } from '@/common/replicas/routing-transaction-adapter';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
@@ -84,7 +84,7 @@ export class AppModule {
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
-              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+              adapter: new RoutingTransactionAdapter({ dataSourceToken: getDataSourceToken() }),
             }),
           ],
         }),

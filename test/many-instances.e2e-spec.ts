@@ -135,6 +135,40 @@ describe('two application instances on one database', () => {
     }
   });
 
+  it('every write answers with a consistency token the other instance honours', async () => {
+    const demand = await createDemand(a, tenant.key, { splits: [split(10000)] });
+    const tokens: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(i % 2 ? a : b, '/receipts', receiptBody(demand.splits[0].id));
+      expect(res.status).toBe(201);
+      tokens.push(res.headers['x-consistency-token']);
+      const id = (res.body as { id: string }).id;
+      const read = await request((i % 2 ? b : a).server)
+        .get(`/receipts/${id}`)
+        .set(as(tenant.key))
+        .set('X-Consistency-Token', tokens[i]);
+      expect(read.status).toBe(200);
+      expect(read.headers['x-consistency-token']).toBeUndefined();
+    }
+    // The log position only moves forward: later writes, later (or equal) tokens.
+    const lsn = (t: string) =>
+      t.split('/').reduce((hi, lo) => (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`));
+    for (const token of tokens) expect(token).toMatch(/^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/);
+    expect({
+      tokens,
+      ordered: lsn(tokens[1]) > lsn(tokens[0]) && lsn(tokens[2]) > lsn(tokens[1]),
+    }).toEqual({ tokens, ordered: true });
+    // A failed write commits nothing and gets no token; a malformed token is refused.
+    const refused = await post(a, '/receipts', receiptBody(demand.splits[0].id, { amount: -1 }));
+    expect(refused.status).toBe(422);
+    expect(refused.headers['x-consistency-token']).toBeUndefined();
+    const bad = await post(b, '/receipts/search', [], { 'X-Consistency-Token': 'latest' });
+    expect({ status: bad.status, code: (bad.body as { code?: string }).code }).toEqual({
+      status: 400,
+      code: 'INVALID_CONSISTENCY_TOKEN',
+    });
+  });
+
   it('a deactivated tenant is refused by both at once, and tenants stay apart', async () => {
     await post(a, '/receipts/search', []).expect(200);
     await post(b, '/receipts/search', []).expect(200);

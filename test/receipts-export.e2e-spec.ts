@@ -46,14 +46,19 @@ describe('POST /receipts/export', () => {
     });
   };
   /** pg-pool's own list of clients, each with its backend pid. */
-  type ExportPoolInternals = { pool: { _clients: { processID: number | null }[] } };
+  type ExportPoolInternals = {
+    pools: Map<string, { _clients: { processID: number | null }[] }>;
+  };
   /**
    * This application's export sessions: other suites run exports on the same server at the same
    * time, so the sessions are picked by the backend pids of this app's export pool.
    */
   const exportSessions = async () => {
-    const { pool } = t.app.get<ReceiptExportService, ExportPoolInternals>(ReceiptExportService);
-    const pids = pool._clients.map((c) => c.processID).filter((p) => p !== null);
+    const { pools } = t.app.get<ReceiptExportService, ExportPoolInternals>(ReceiptExportService);
+    const pids = pools
+      .get('export')!
+      ._clients.map((c) => c.processID)
+      .filter((p) => p !== null);
     return (
       await owner.query<{ state: string; query: string }>(
         `SELECT state, query FROM pg_stat_activity

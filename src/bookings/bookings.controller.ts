@@ -13,6 +13,7 @@ import { BOOKING_SEARCH } from './booking-search';
 import { BookingPage, BookingSearchFilterDto } from './dto/booking-search.dto';
 import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
+import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 @ApiTags('bookings')
 @Controller('bookings')
@@ -56,6 +57,7 @@ export class BookingsController {
   }
 
   @Post('search')
+  @ReplicaRead()
   @HttpCode(200)
   @RequireScopes('receipts:read')
   @ApiOperation({

@@ -3,8 +3,10 @@ import { DatabaseAvailability } from '@/common/lifecycle/database-availability';
 import { AppConfig } from './config/app-config';
 import { Metrics } from './metrics/metrics';
 import { OutboxService } from './outbox/outbox.service';
+import { ReadReplicas } from './replicas/read-replicas';
 
-/** Global providers every feature may inject: the validated configuration, the outbox, metrics. */
+/** Global providers every feature may inject: the validated configuration, the outbox, metrics,
+ * the read replicas. */
 @Global()
 @Module({})
 export class CommonModule {
@@ -16,8 +18,9 @@ export class CommonModule {
         DatabaseAvailability,
         OutboxService,
         Metrics,
+        ReadReplicas,
       ],
-      exports: [AppConfig, DatabaseAvailability, OutboxService, Metrics],
+      exports: [AppConfig, DatabaseAvailability, OutboxService, Metrics, ReadReplicas],
     };
   }
 }

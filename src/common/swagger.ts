@@ -5,6 +5,7 @@ import {
   DocumentBuilder,
   OpenAPIObject,
   OperationObject,
+  ParameterObject,
   ResponseObject,
   SwaggerModule,
 } from '@nestjs/swagger';
@@ -14,6 +15,12 @@ import {
   ProblemView,
   STANDARD_PROBLEMS,
 } from '@/common/errors/api-problems';
+import {
+  CONSISTENCY_TOKEN_EXAMPLE,
+  CONSISTENCY_TOKEN_HEADER,
+  CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
+  CONSISTENCY_TOKEN_RESPONSE_DESCRIPTION,
+} from '@/common/replicas/consistency-token';
 import { TENANT_HEADER } from '@/common/tenancy/tenant.guard';
 import type { Request } from 'express';
 
@@ -114,14 +121,15 @@ export function addStandardProblems(document: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = item[method];
-      if (operation) finishOperation(path, operation);
+      if (operation) finishOperation(path, method, operation);
     }
   }
   return document;
 }
 
-function finishOperation(path: string, operation: OperationObject): void {
+function finishOperation(path: string, method: string, operation: OperationObject): void {
   const authenticated = operation.security === undefined || operation.security.length > 0;
+  if (authenticated) documentConsistencyToken(method, operation);
   const statuses: number[] = [
     ...STANDARD_PROBLEMS.all,
     ...(authenticated ? STANDARD_PROBLEMS.authenticated : []),
@@ -148,6 +156,40 @@ function finishOperation(path: string, operation: OperationObject): void {
     Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
   );
 }
+
+/**
+ * Contract §9: reads (GETs, and the POSTs marked @ReplicaRead, which declare the header) accept
+ * X-Consistency-Token; every other operation is a write whose success carries one.
+ */
+function documentConsistencyToken(method: string, operation: OperationObject): void {
+  const parameters = (operation.parameters ?? []) as ParameterObject[];
+  const declared = parameters.some((p) => p.in === 'header' && p.name === CONSISTENCY_TOKEN_HEADER);
+  if (method === 'get' && !declared) {
+    operation.parameters = [...parameters, CONSISTENCY_TOKEN_PARAMETER];
+  }
+  if (method === 'get' || declared) return;
+  for (const [status, response] of Object.entries(operation.responses) as [
+    string,
+    ResponseObject,
+  ][]) {
+    if (Number(status) >= 300) continue;
+    response.headers = {
+      ...response.headers,
+      [CONSISTENCY_TOKEN_HEADER]: {
+        description: CONSISTENCY_TOKEN_RESPONSE_DESCRIPTION,
+        schema: { type: 'string', example: CONSISTENCY_TOKEN_EXAMPLE },
+      },
+    };
+  }
+}
+
+export const CONSISTENCY_TOKEN_PARAMETER: ParameterObject = {
+  name: CONSISTENCY_TOKEN_HEADER,
+  in: 'header',
+  required: false,
+  description: CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
+  schema: { type: 'string', maxLength: 17, example: CONSISTENCY_TOKEN_EXAMPLE },
+};
 
 /**
  * Swagger UI and /docs-json serve the committed document; when the service is reached at another

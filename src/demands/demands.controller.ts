@@ -13,6 +13,7 @@ import { DEMAND_SEARCH } from './demand-search';
 import { DemandPage, DemandSearchFilterDto } from './dto/demand-search.dto';
 import { CreateDemandRequest } from './dto/create-demand.request';
 import { DemandView } from './dto/demand-views';
+import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 @ApiTags('demands')
 @Controller('demands')
@@ -93,6 +94,7 @@ export class DemandsController {
   }
 
   @Post('search')
+  @ReplicaRead()
   @HttpCode(200)
   @RequireScopes('receipts:read')
   @ApiOperation({

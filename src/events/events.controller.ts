@@ -7,6 +7,7 @@ import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
 import { ApiCursorQuery } from '@/common/validation/cursor-query';
 import { EventPage } from './dto/event.view';
 import { EVENTS_LIMITS, EventsQuery, EventsService } from './events.service';
+import { PrimaryOnly } from '@/common/replicas/read-replicas';
 
 @ApiTags('events')
 @Controller('events')
@@ -14,6 +15,7 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
+  @PrimaryOnly()
   @RequireScopes('events:read')
   @ApiOperation({
     summary: "The tenant's events, in sequence order (a pull feed).",

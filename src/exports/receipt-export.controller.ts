@@ -11,6 +11,7 @@ import type { Response } from 'express';
 import { RequireScopes } from '@/common/auth/auth.decorators';
 import { ApiProblems } from '@/common/errors/api-problems';
 import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ReplicaRead } from '@/common/replicas/read-replicas';
 import { OwnTenantTransaction } from '@/common/tenancy/tenant-transaction.interceptor';
 import { SearchFilterDto } from '@/receipts/dto/search-receipts.dto';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
@@ -34,6 +35,7 @@ export class ReceiptExportController {
   @HttpCode(200)
   @RequireScopes('receipts:read')
   @OwnTenantTransaction()
+  @ReplicaRead()
   @ApiOperation({
     summary: 'Export every receipt a search finds, as CSV or XLSX.',
     description: `The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: ${EXPORT_COLUMNS.join(', ')} (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; above ${MAX_XLSX_ROWS.toLocaleString('en')} rows 422 EXPORT_TOO_LARGE (use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 EXPORT_BUSY with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one.`,

@@ -14,6 +14,9 @@ import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { AppError } from '@/common/errors/app-error';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
+import { isDatabaseUnavailable } from '@/common/lifecycle/database-availability';
+import { consistencyTokenOf } from '@/common/replicas/consistency-token';
+import { ReadReplicas, REPLAYED_SQL, Replica } from '@/common/replicas/read-replicas';
 import { tenantForbidden } from '@/common/tenancy/tenant.guard';
 import { TenantsService } from '@/common/tenancy/tenants.service';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from '@/receipts/dto/receipt.view';
@@ -57,30 +60,111 @@ export interface ExportQuery extends RawSearchQuery {
  */
 @Injectable()
 export class ReceiptExportService implements OnModuleDestroy {
-  private readonly pool: Pool;
+  /** The primary's export pool, and one per read replica (made on its first export). */
+  private readonly pools = new Map<string, Pool>();
+  private readonly primaryUrl?: string;
+  private readonly sessionOptions?: string;
   private running = 0;
 
   constructor(
     private readonly config: AppConfig,
     private readonly tenants: TenantsService,
+    private readonly replicas: ReadReplicas,
     @InjectDataSource() dataSource: DataSource,
-    metrics: Metrics,
+    private readonly metrics: Metrics,
   ) {
     const options = dataSource.options as { url?: string; extra?: Record<string, unknown> };
-    this.pool = new Pool({
-      connectionString: options.url,
-      max: config.exportPoolSize,
-      connectionTimeoutMillis: config.dbConnectTimeoutMs,
-      application_name: 'finance-service-export',
-      options: options.extra?.options as string | undefined,
-    });
-    // An idle connection that breaks must not crash the process; the next export reconnects.
-    this.pool.on('error', () => undefined);
-    metrics.registerPool('export', () => this.pool);
+    this.primaryUrl = options.url;
+    this.sessionOptions = options.extra?.options as string | undefined;
+    this.poolFor(undefined);
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([...this.pools.values()].map((pool) => pool.end()));
+  }
+
+  /** `export` on the primary, `export:replica-1` ... on a replica (db_pool_connections). */
+  private poolFor(replica: Replica | undefined): Pool {
+    const name = replica ? `export:${replica.name}` : 'export';
+    let pool = this.pools.get(name);
+    if (!pool) {
+      const created = new Pool({
+        connectionString: replica ? replica.url : this.primaryUrl,
+        max: this.config.exportPoolSize,
+        connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
+        application_name: 'finance-service-export',
+        options: this.sessionOptions,
+      });
+      // An idle connection that breaks must not crash the process; the next export reconnects.
+      created.on('error', () => undefined);
+      this.metrics.registerPool(name, () => created);
+      this.pools.set(name, created);
+      pool = created;
+    }
+    return pool;
+  }
+
+  /**
+   * A connection in the export's read-only snapshot, tenant set: on a usable replica that has
+   * replayed the request's X-Consistency-Token (README, read replicas), else on the primary.
+   */
+  private async begin(tenant: TenantContext, token: bigint | undefined): Promise<PoolClient> {
+    const replica = this.replicas.configured ? this.replicas.pick(token) : undefined;
+    if (replica) {
+      let client: PoolClient | undefined;
+      try {
+        client = await this.poolFor(replica).connect();
+        // Waited for before BEGIN: a repeatable-read snapshot is taken at the first statement.
+        const caughtUp =
+          token === undefined ||
+          (await this.replicas.replayedTo(token, undefined, async () => {
+            const { rows } = await client!.query<{ replayed: string | null }>(REPLAYED_SQL);
+            return rows[0]?.replayed;
+          }));
+        if (caughtUp) {
+          await this.setUp(client, tenant);
+          this.replicas.served('replica');
+          return client;
+        }
+        this.replicas.served('primary:token-not-replayed');
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          await client?.query('ROLLBACK').catch(() => undefined);
+          client?.release();
+          throw error;
+        }
+        this.replicas.failed(replica, error);
+        this.replicas.served('primary:replica-failed');
+      }
+      await client?.query('ROLLBACK').catch(() => undefined);
+      client?.release();
+    } else if (this.replicas.configured) {
+      this.replicas.served('primary:no-usable-replica');
+    }
+    const client = await this.poolFor(undefined).connect();
+    try {
+      await this.setUp(client, tenant);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw error;
+    }
+    return client;
+  }
+
+  /** BEGIN and the tenant's transaction-local settings; refuses a deactivated tenant. */
+  private async setUp(client: PoolClient, tenant: TenantContext): Promise<void> {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows } = await client.query<TenantSetupRow>(TENANT_SETUP_SQL, [
+      tenant.tenantId,
+      `${this.config.dbLockTimeoutMs}ms`,
+      `${this.config.exportStatementTimeoutMs}ms`,
+    ]);
+    if (!rows[0]?.active) {
+      // Deactivated since the guard read it from the cache: refuse as the interceptor does.
+      this.tenants.forget(tenant.tenantKey);
+      throw tenantForbidden();
+    }
   }
 
   async export(
@@ -105,20 +189,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     this.running++;
     let client: PoolClient | undefined;
     try {
-      client = await this.pool.connect();
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const [setup] = (
-        await client.query<TenantSetupRow>(TENANT_SETUP_SQL, [
-          tenant.tenantId,
-          `${this.config.dbLockTimeoutMs}ms`,
-          `${this.config.exportStatementTimeoutMs}ms`,
-        ])
-      ).rows;
-      if (!setup?.active) {
-        // Deactivated since the guard read it from the cache: refuse as the interceptor does.
-        this.tenants.forget(tenant.tenantKey);
-        throw tenantForbidden();
-      }
+      client = await this.begin(tenant, consistencyTokenOf(res.req.headers['x-consistency-token']));
       if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
       await client.query(
         `DECLARE export NO SCROLL CURSOR FOR

@@ -26,7 +26,7 @@ export class MetricsController {
   @ApiOperation({
     summary: 'Prometheus metrics.',
     description:
-      'Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks); events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.',
+      'Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks, and one per read replica); db_reads_total by where reads were served, db_replica_lag_seconds and db_replica_usable per replica; events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.',
   })
   @ApiProduces('text/plain')
   @ApiOkResponse({

@@ -27,6 +27,7 @@ import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
 import { RECEIPT_SEARCH } from './search/search-fields';
 import { type RawSearchQuery } from './search/search-request';
+import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 @ApiTags('receipts')
 @Controller('receipts')
@@ -99,6 +100,7 @@ export class ReceiptsController {
   }
 
   @Post('search')
+  @ReplicaRead()
   @HttpCode(200)
   @RequireScopes('receipts:read')
   @ApiOperation({
@@ -131,6 +133,7 @@ export class ReceiptsController {
   }
 
   @Post('summary')
+  @ReplicaRead()
   @HttpCode(200)
   @RequireScopes('receipts:read')
   @ApiOperation({

@@ -11,6 +11,7 @@ import {
   TenantConfigurationView,
 } from './dto/tenant-configuration.dto';
 import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
+import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 const withEtag =
   (res: Response) =>
@@ -80,6 +81,7 @@ export class TenantConfigController {
   }
 
   @Post('preview')
+  @ReplicaRead()
   @HttpCode(200)
   @RequireScopes('tenant-config:read')
   @ApiOperation({

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics.
-         * @description Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks); events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.
+         * @description Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks, and one per read replica); db_reads_total by where reads were served, db_replica_lag_seconds and db_replica_usable per replica; events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.
          */
         get: operations["MetricsController_scrape"];
         put?: never;
@@ -2361,6 +2361,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,7 +2564,10 @@ export interface operations {
     TenantConfigController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2710,6 +2715,8 @@ export interface operations {
                 headers: {
                     /** @description Version of this configuration; send it as If-Match on PUT. */
                     ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2891,7 +2898,10 @@ export interface operations {
     TenantConfigController_history: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3020,7 +3030,10 @@ export interface operations {
     TenantConfigController_preview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3209,6 +3222,8 @@ export interface operations {
             /** @description The booking, status ACTIVE. */
             201: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3417,7 +3432,10 @@ export interface operations {
                 /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status; default bookingDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3590,7 +3608,10 @@ export interface operations {
     BookingsController_findOne: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Booking id. */
                 id: string;
@@ -3758,6 +3779,8 @@ export interface operations {
             /** @description The demand (status PENDING) with its splits. */
             201: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,7 +4009,10 @@ export interface operations {
                 /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: dueDate, demandDate, demandNumber, buyerName, demandType, status, totalAmount, receivedAmount, pendingAmount; default dueDate,asc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4159,7 +4185,10 @@ export interface operations {
     DemandsController_findOne: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Demand id. */
                 id: string;
@@ -4327,6 +4356,8 @@ export interface operations {
             /** @description The receipt, status ACTIVE, with its split and demand as updated. */
             201: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,7 +4586,10 @@ export interface operations {
                 /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4731,7 +4765,10 @@ export interface operations {
                 /** @description Group the totals by this field (receivedMonth keys are YYYY-MM). */
                 groupBy?: "paymentMode" | "status" | "payerType" | "demandType" | "receivedMonth" | "receivedDate";
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4904,7 +4941,10 @@ export interface operations {
     ReceiptsController_findOne: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Receipt id. */
                 id: string;
@@ -5075,6 +5115,8 @@ export interface operations {
             /** @description The receipt, now CANCELLED. */
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5315,6 +5357,8 @@ export interface operations {
             /** @description The receipt, now BOUNCED. */
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,6 +5599,8 @@ export interface operations {
             /** @description The demand with its splits, now CANCELLED. */
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5775,6 +5821,8 @@ export interface operations {
             /** @description The booking, now CANCELLED. */
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5981,7 +6029,10 @@ export interface operations {
                 /** @description File format. */
                 format?: "csv" | "xlsx";
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6181,7 +6232,10 @@ export interface operations {
                 /** @description 1 or true: Content-Disposition attachment (save), else inline (view). */
                 download?: "1" | "0" | "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Receipt id. */
                 id: string;
@@ -6354,7 +6408,10 @@ export interface operations {
                 /** @description Return events with a higher sequence (default 0: from the start). */
                 after?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6503,7 +6560,10 @@ export interface operations {
     WebhooksController_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6648,6 +6708,8 @@ export interface operations {
             /** @description The subscription and its secret. */
             201: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,7 +6885,10 @@ export interface operations {
     WebhooksController_findOne: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Subscription id. */
                 id: string;
@@ -6987,6 +7052,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7141,6 +7208,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7327,6 +7396,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,7 +7544,10 @@ export interface operations {
                 /** @description Return attempts with a higher id (default 0: from the first). */
                 after?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+            };
             path: {
                 /** @description Subscription id. */
                 id: string;

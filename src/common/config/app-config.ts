@@ -73,6 +73,31 @@ class EnvironmentVariables {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^,\s]+(\s*,\s*postgres(ql)?:\/\/[^,\s]+)*$/, {
+    message: 'DATABASE_READ_URLS must be comma-separated postgres:// URLs',
+  })
+  DATABASE_READ_URLS?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  REPLICA_MAX_LAG_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  REPLICA_WAIT_MS = 200;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  REPLICA_CHECK_INTERVAL_MS = 250;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -267,6 +292,16 @@ export class AppConfig {
   readonly dbLockTimeoutMs: number;
   readonly dbStatementTimeoutMs: number;
   readonly dbConnectTimeoutMs: number;
+  readonly readReplicas: {
+    /** Streaming standbys that serve reads (contract §9); empty = every read on the primary. */
+    urls: string[];
+    /** A replica further behind than this is skipped. */
+    maxLagMs: number;
+    /** How long a read with an X-Consistency-Token waits for a replica before using the primary. */
+    waitMs: number;
+    /** How often each replica's replay position and lag are checked. */
+    checkIntervalMs: number;
+  };
   /** Connections of the export pool: at most this many exports run at once (contract §7.2). */
   readonly exportPoolSize: number;
   /** statement_timeout of each export statement (a batch fetch), instead of the interactive one. */
@@ -376,6 +411,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbLockTimeoutMs: raw.DB_LOCK_TIMEOUT_MS,
     dbStatementTimeoutMs: raw.DB_STATEMENT_TIMEOUT_MS,
     dbConnectTimeoutMs: raw.DB_CONNECT_TIMEOUT_MS,
+    readReplicas: {
+      urls: raw.DATABASE_READ_URLS?.split(',').map((url) => url.trim()) ?? [],
+      maxLagMs: raw.REPLICA_MAX_LAG_MS,
+      waitMs: raw.REPLICA_WAIT_MS,
+      checkIntervalMs: raw.REPLICA_CHECK_INTERVAL_MS,
+    },
     exportPoolSize: raw.EXPORT_POOL_SIZE,
     exportStatementTimeoutMs: raw.EXPORT_STATEMENT_TIMEOUT_MS,
     jwt: {

@@ -13,3 +13,11 @@ export const TENANT_SETUP_SQL = `SELECT set_config('app.tenant_id', $1, true),
 export interface TenantSetupRow {
   active: boolean;
 }
+
+/** TENANT_SETUP_SQL on a read replica, plus how far it has replayed the primary's WAL. */
+export const REPLICA_TENANT_SETUP_SQL = `${TENANT_SETUP_SQL},
+       pg_last_wal_replay_lsn()::text AS replayed`;
+
+export interface ReplicaTenantSetupRow extends TenantSetupRow {
+  replayed?: string | null;
+}

@@ -7,9 +7,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { Request } from 'express';
-import { from, lastValueFrom, Observable } from 'rxjs';
+import type { Request, Response } from 'express';
+import { from, lastValueFrom, Observable, throwError } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@/common/config/app-config';
 import { EventType, OutboxService } from '@/common/outbox/outbox.service';
@@ -17,14 +16,37 @@ import {
   DatabaseAvailability,
   isDatabaseUnavailable,
 } from '@/common/lifecycle/database-availability';
+import {
+  CONSISTENCY_TOKEN_HEADER,
+  consistencyTokenOf,
+  lsnToToken,
+} from '@/common/replicas/consistency-token';
+import {
+  isReplicaRead,
+  PRIMARY_ONLY_KEY,
+  ReadReplicas,
+  READ_ROUTE_KEY,
+  REPLAYED_SQL,
+  Replica,
+} from '@/common/replicas/read-replicas';
+import { RoutingTransactionAdapter } from '@/common/replicas/routing-transaction-adapter';
 import { TenantsService } from './tenants.service';
 import { TenantContext } from './tenant-context';
 import { tenantForbidden } from './tenant.guard';
-import { TENANT_SETUP_SQL, TenantSetupRow } from './tenant-setup.sql';
+import {
+  REPLICA_TENANT_SETUP_SQL,
+  ReplicaTenantSetupRow,
+  TENANT_SETUP_SQL,
+} from './tenant-setup.sql';
 
 /** Pause before the one retry: long enough for a fast restart, jittered so clients spread out. */
 const RETRY_BASE_MS = 200;
 const RETRY_JITTER_MS = 300;
+/** The replica had not replayed the request's token within REPLICA_WAIT_MS. */
+class ReplicaBehind extends Error {}
+
+/** SQLSTATE read_only_sql_transaction: a "read" that writes, refused by the standby. */
+export const READ_ONLY_TRANSACTION = '25006';
 
 const OWN_TRANSACTION = 'tenancy:own-transaction';
 
@@ -43,20 +65,82 @@ export const OwnTenantTransaction = () => SetMetadata(OWN_TRANSACTION, true);
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly config: AppConfig,
     private readonly availability: DatabaseAvailability,
     private readonly tenants: TenantsService,
     private readonly reflector: Reflector,
     private readonly outbox: OutboxService,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const tenant = context.switchToHttp().getRequest<Request>().tenant;
-    if (!tenant || this.reflector.get<boolean>(OWN_TRANSACTION, context.getHandler())) {
-      return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    const tenant = request.tenant;
+    if (!tenant) return next.handle();
+    let token: bigint | undefined;
+    try {
+      token = consistencyTokenOf(request.headers['x-consistency-token']);
+    } catch (error) {
+      return throwError(() => error);
     }
-    return from(this.run(tenant, next));
+    const handler = context.getHandler();
+    if (this.reflector.get<boolean>(OWN_TRANSACTION, handler)) return next.handle();
+    const read = isReplicaRead(
+      request.method,
+      {
+        readRoute: this.reflector.get<boolean>(READ_ROUTE_KEY, handler),
+        primaryOnly: this.reflector.get<boolean>(PRIMARY_ONLY_KEY, handler),
+      },
+      request.headers['if-match'] !== undefined,
+    );
+    return from(
+      read
+        ? this.read(tenant, next, token)
+        : this.write(tenant, next, http.getResponse<Response>()),
+    );
+  }
+
+  /**
+   * A read: on a usable replica when one is configured (waiting up to REPLICA_WAIT_MS for it to
+   * replay the request's token), else on the primary. A read holds no lock and writes nothing,
+   * so when the replica fails or is too slow, running it again on the primary is always safe.
+   */
+  private async read(tenant: TenantContext, next: CallHandler, token?: bigint): Promise<unknown> {
+    if (!this.replicas.configured) return this.run(tenant, next);
+    const replica = this.replicas.pick(token);
+    if (!replica) {
+      this.replicas.served('primary:no-usable-replica');
+      return this.run(tenant, next);
+    }
+    try {
+      const result = await this.run(tenant, next, { replica, token });
+      this.replicas.served('replica');
+      return result;
+    } catch (error) {
+      if (error instanceof ReplicaBehind) {
+        this.replicas.served('primary:token-not-replayed');
+      } else if (isDatabaseUnavailable(error) || isReadOnlyViolation(error)) {
+        if (isDatabaseUnavailable(error)) this.replicas.failed(replica, error);
+        this.replicas.served('primary:replica-failed');
+      } else {
+        throw error;
+      }
+      return this.run(tenant, next);
+    }
+  }
+
+  /** A write, on the primary; once committed its response carries X-Consistency-Token. */
+  private async write(tenant: TenantContext, next: CallHandler, res: Response): Promise<unknown> {
+    const result = await this.run(tenant, next);
+    try {
+      res.setHeader(CONSISTENCY_TOKEN_HEADER, lsnToToken(await this.replicas.primaryPosition()));
+    } catch {
+      // Committed, but the primary went away right after: the write stands; a read without the
+      // token is served by the primary once it is back, which has the write.
+    }
+    return result;
   }
 
   /**
@@ -64,41 +148,75 @@ export class TenantTransactionInterceptor implements NestInterceptor {
    * the handler ran (connect, BEGIN, set_config): nothing of the request was done, so a database
    * restart of a second costs the client nothing. Once the handler has started, a retry could
    * repeat a write, so the failure goes to the client as 503 DATABASE_UNAVAILABLE instead.
+   * On a replica (a read) there is no retry here: the caller falls back to the primary.
    */
-  private async run(tenant: TenantContext, next: CallHandler): Promise<unknown> {
+  private async run(
+    tenant: TenantContext,
+    next: CallHandler,
+    onReplica?: { replica: Replica; token?: bigint },
+  ): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let handlerStarted = false;
       let events: EventType[] = [];
       try {
-        const result = await this.txHost.withTransaction(async () => {
-          // Transaction-local settings: the tenant for RLS, and bounded waits so a stuck lock or
-          // a runaway query becomes a retryable 503 instead of a hung request.
-          const [setup] = await this.txHost.tx.query<TenantSetupRow[]>(TENANT_SETUP_SQL, [
-            tenant.tenantId,
-            `${this.config.dbLockTimeoutMs}ms`,
-            `${this.config.dbStatementTimeoutMs}ms`,
-          ]);
-          if (!setup?.active) {
-            // Deactivated since the guard read it from the cache: refuse as the guard would.
-            this.tenants.forget(tenant.tenantKey);
-            throw tenantForbidden();
-          }
-          handlerStarted = true;
-          this.outbox.begin();
-          const response = await lastValueFrom<unknown, undefined>(next.handle(), {
-            defaultValue: undefined,
-          });
-          // Last statement before commit: the events of the changes, numbered (contract §8).
-          events = await this.outbox.flush(tenant);
-          return response;
-        });
-        this.availability.recordSuccess();
+        const result = await this.txHost.withTransaction(
+          { dataSource: onReplica?.replica.dataSource },
+          async () => {
+            await this.setUp(tenant, onReplica?.token, onReplica !== undefined);
+            handlerStarted = true;
+            this.outbox.begin();
+            const response = await lastValueFrom<unknown, undefined>(next.handle(), {
+              defaultValue: undefined,
+            });
+            // Last statement before commit: the events of the changes, numbered (contract §8).
+            events = await this.outbox.flush(tenant);
+            return response;
+          },
+        );
+        if (!onReplica) this.availability.recordSuccess();
         if (events.length > 0) this.outbox.committed(tenant.tenantId, events);
         return result;
       } catch (error) {
-        if (handlerStarted || attempt > 1 || !isDatabaseUnavailable(error)) throw error;
+        if (onReplica || handlerStarted || attempt > 1 || !isDatabaseUnavailable(error)) {
+          throw error;
+        }
         await sleep(RETRY_BASE_MS + Math.random() * RETRY_JITTER_MS);
       }
     }
   }
+
+  /**
+   * The transaction's first statement: transaction-local settings (the tenant for RLS, bounded
+   * waits so a stuck lock or a runaway query becomes a retryable 503 instead of a hung request)
+   * and whether the tenant is still active. On a replica, also how far it has replayed: a read
+   * with a token waits until the replica has the write, or gives up (ReplicaBehind). Statements
+   * after that wait see the write: each takes a new snapshot (read committed).
+   */
+  private async setUp(tenant: TenantContext, token: bigint | undefined, onReplica: boolean) {
+    const params = [
+      tenant.tenantId,
+      `${this.config.dbLockTimeoutMs}ms`,
+      `${this.config.dbStatementTimeoutMs}ms`,
+    ];
+    const [setup] = await this.txHost.tx.query<ReplicaTenantSetupRow[]>(
+      onReplica ? REPLICA_TENANT_SETUP_SQL : TENANT_SETUP_SQL,
+      params,
+    );
+    if (!setup?.active) {
+      // Deactivated since the guard read it from the cache: refuse as the guard would.
+      this.tenants.forget(tenant.tenantKey);
+      throw tenantForbidden();
+    }
+    if (token === undefined || !onReplica) return;
+    const caughtUp = await this.replicas.replayedTo(token, setup.replayed, async () => {
+      const [row] = await this.txHost.tx.query<{ replayed: string | null }[]>(REPLAYED_SQL);
+      return row?.replayed;
+    });
+    if (!caughtUp) throw new ReplicaBehind();
+  }
+}
+
+function isReadOnlyViolation(error: unknown): boolean {
+  const { code, driverError } = error as { code?: unknown; driverError?: { code?: unknown } };
+  return code === READ_ONLY_TRANSACTION || driverError?.code === READ_ONLY_TRANSACTION;
 }
