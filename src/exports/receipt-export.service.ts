@@ -95,8 +95,11 @@ export class ReceiptExportService implements OnModuleDestroy {
         application_name: 'finance-service-export',
         options: this.sessionOptions,
       });
-      // An idle connection that breaks must not crash the process; the next export reconnects.
+      // A connection that breaks must not crash the process, idle (the pool's 'error') or held
+      // by an export between FETCHes while the client drains (the connection's own 'error'; the
+      // export's next query fails instead). The next export reconnects.
       created.on('error', () => undefined);
+      created.on('connect', (client) => client.on('error', () => undefined));
       this.metrics.registerPool(name, () => created);
       this.pools.set(name, created);
       pool = created;

@@ -179,7 +179,10 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
       application_name: 'finance-service-webhooks',
       options: this.connectionOptions,
     });
+    // A connection that breaks must not crash the process, idle or held by a worker while it
+    // waits for a receiver (the worker's next query fails instead and the delivery is retried).
     this.pool.on('error', () => undefined);
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     const boss = new PgBoss({
       connectionString: this.databaseUrl,
       schema: 'pgboss',
