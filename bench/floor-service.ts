@@ -2,9 +2,10 @@
  * The service for bench/floor.bench.ts, run as a CHILD process so its CPU time and peak RSS are
  * its own (read from /proc by the parent). Configured as bench-support configures the service,
  * plus LOG_LEVEL from the parent (request logs go to this process's stdout, /dev/null). One JSON
- * argument: { appUrl, port, secret, logLevel, poolSize? (DB_POOL_SIZE, default 40) }. Also the
- * instances of bench/scaling.bench.ts. Sends { ready: true } over IPC once listening;
- * closes when the parent disconnects.
+ * argument: { appUrl, port, secret, logLevel, poolSize? (DB_POOL_SIZE, default 40), readUrls?
+ * (DATABASE_READ_URLS: streaming standbys that serve the reads) }. Also the instances of
+ * bench/scaling.bench.ts. Sends { ready: true } over IPC once listening; closes when the parent
+ * disconnects.
  */
 import { createApp } from '@/app.factory';
 import { loadConfig } from '@/common/config/app-config';
@@ -15,6 +16,7 @@ interface ServiceOptions {
   secret: string;
   logLevel: string;
   poolSize?: number;
+  readUrls?: string[];
 }
 
 async function main(): Promise<void> {
@@ -29,6 +31,14 @@ async function main(): Promise<void> {
     DB_POOL_SIZE: String(o.poolSize ?? 40),
     // As in production: the webhook dispatcher and workers run (the bench has no subscriptions).
     WEBHOOK_DELIVERY_ENABLED: 'true',
+    ...(o.readUrls?.length
+      ? {
+          DATABASE_READ_URLS: o.readUrls.join(','),
+          // Generous: on a loaded 2-core machine a check can be late, and a replica skipped for
+          // "lag" mid-run would send the reads back to the primary and blur the comparison.
+          REPLICA_MAX_LAG_MS: '5000',
+        }
+      : {}),
   });
   const app = await createApp(config, o.appUrl, { bufferLogs: false });
   await app.listen(o.port, '127.0.0.1');

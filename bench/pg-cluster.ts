@@ -7,6 +7,12 @@ import { Client } from 'pg';
 
 const execFile = promisify(execFileCb);
 
+/**
+ * Server settings (`-c name=value`; values without spaces) over the defaults start() uses,
+ * max_connections=100 and fsync=off, e.g. { shared_buffers: '512MB', max_connections: '200' }.
+ */
+export type PgSettings = Record<string, string>;
+
 /** Debian's server binaries (newest version first); a clear error when none is installed. */
 export function findPostgresBinDir(): string {
   const root = '/usr/lib/postgresql';
@@ -34,6 +40,7 @@ export class PgCluster {
     private readonly bin: string,
     private readonly root: string,
     private readonly ids?: { uid: number; gid: number },
+    private readonly settings: PgSettings = {},
   ) {}
 
   get dataDir(): string {
@@ -45,7 +52,8 @@ export class PgCluster {
     return `postgres://${user}:${password}@127.0.0.1:${this.port}/${database}`;
   }
 
-  static async create(port: number): Promise<PgCluster> {
+  /** `settings`: over start()'s defaults, kept for every later start() of this cluster. */
+  static async create(port: number, settings: PgSettings = {}): Promise<PgCluster> {
     const bin = findPostgresBinDir();
     const root = mkdtempSync(join(tmpdir(), 'finance-pgctl-'));
     chmodSync(root, 0o755);
@@ -57,7 +65,7 @@ export class PgCluster {
       };
       chownSync(root, ids.uid, ids.gid);
     }
-    const cluster = new PgCluster(port, bin, root, ids);
+    const cluster = new PgCluster(port, bin, root, ids, settings);
     await cluster.run('initdb', [
       '-D',
       cluster.dataDir,
@@ -77,13 +85,18 @@ export class PgCluster {
 
   /**
    * A streaming standby of `primary` (pg_basebackup -R: standby.signal plus primary_conninfo),
-   * started and serving read-only queries (hot standby).
+   * started and serving read-only queries (hot standby). `settings` default to the primary's:
+   * a hot standby refuses to start with a smaller max_connections than its primary's.
    */
-  static async standbyOf(primary: PgCluster, port: number): Promise<PgCluster> {
+  static async standbyOf(
+    primary: PgCluster,
+    port: number,
+    settings: PgSettings = primary.settings,
+  ): Promise<PgCluster> {
     const root = mkdtempSync(join(tmpdir(), 'finance-pgctl-standby-'));
     chmodSync(root, 0o755);
     if (primary.ids) chownSync(root, primary.ids.uid, primary.ids.gid);
-    const standby = new PgCluster(port, primary.bin, root, primary.ids);
+    const standby = new PgCluster(port, primary.bin, root, primary.ids, settings);
     await standby.run('pg_basebackup', [
       '-h',
       '127.0.0.1',
@@ -106,12 +119,12 @@ export class PgCluster {
   }
 
   async start(): Promise<void> {
+    const settings = { max_connections: '100', fsync: 'off', ...this.settings };
     const options = [
       `-p ${this.port}`,
       '-c listen_addresses=127.0.0.1',
       `-c unix_socket_directories=${this.root}`,
-      '-c max_connections=100',
-      '-c fsync=off',
+      ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
     ].join(' ');
     await this.run('pg_ctl', [
       '-D',

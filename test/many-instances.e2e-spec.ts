@@ -150,9 +150,11 @@ describe('two application instances on one database', () => {
       expect(read.status).toBe(200);
       expect(read.headers['x-consistency-token']).toBeUndefined();
     }
-    // The log position only moves forward: later writes, later (or equal) tokens.
-    const lsn = (t: string) =>
-      t.split('/').reduce((hi, lo) => (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`));
+    // The log position only moves forward: a later write, a later token.
+    const lsn = (t: string) => {
+      const [hi, lo] = t.split('/');
+      return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
+    };
     for (const token of tokens) expect(token).toMatch(/^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/);
     expect({
       tokens,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppError } from '@/common/errors/app-error';
@@ -30,17 +31,27 @@ import { parseSearchRequest, RawSearchQuery } from './search/search-request';
  */
 @Injectable()
 export class ReceiptsService {
-  private readonly counts = new ExactCounts();
+  /**
+   * One count cache per database server (primary, each read replica): a replica's snapshot may
+   * be older than the primary's, and an entry newer than the snapshot is unusable there (a
+   * recount). Separate caches let each server's searches build on their own entries.
+   */
+  private readonly counts = new WeakMap<DataSource, ExactCounts>();
 
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<ReceiptPage> {
     const em = this.txHost.tx;
+    let counts = this.counts.get(em.dataSource);
+    if (!counts) {
+      counts = new ExactCounts();
+      this.counts.set(em.dataSource, counts);
+    }
     return searchPage(
       (text, params) => em.query(text, params),
       tenant,
       parseSearchRequest(query, body),
-      this.counts,
+      counts,
     );
   }
 
