@@ -28,6 +28,11 @@ import {
   idempotencyLockKey,
 } from '@/common/idempotency/idempotency.sql';
 import { requestHash } from '@/common/idempotency/idempotency.interceptor';
+import {
+  COMMIT_RETURNING_POSITION_SQL,
+  lsnToToken,
+  positionOfCommit,
+} from '@/common/replicas/consistency-token';
 import { TenantContext } from '@/common/tenancy/tenant-context';
 import { decimalFromJson } from '@/common/validation/field-validators';
 import { dataSourceOptions } from '@/database/data-source-options';
@@ -178,8 +183,15 @@ export async function startFloor(
     async <T>(text: string, params: unknown[]) =>
       (await db.query(text, params)).rows as T[];
 
-  /** One tenant transaction, as TenantTransactionInterceptor runs it. */
-  const inTransaction = async <T>(tenant: TenantContext, work: (db: PoolClient) => Promise<T>) => {
+  /**
+   * One tenant transaction, as TenantTransactionInterceptor runs it. A write's COMMIT also
+   * returns the position for X-Consistency-Token (`onCommitted`), as the service's does.
+   */
+  const inTransaction = async <T>(
+    tenant: TenantContext,
+    work: (db: PoolClient) => Promise<T>,
+    onCommitted?: (token: string) => void,
+  ) => {
     const db = await pool.connect();
     try {
       await db.query('START TRANSACTION');
@@ -193,7 +205,12 @@ export async function startFloor(
         throw new FloorError(403);
       }
       const result = await work(db);
-      await db.query('COMMIT');
+      if (onCommitted) {
+        const results: unknown = await db.query(COMMIT_RETURNING_POSITION_SQL);
+        onCommitted(lsnToToken(positionOfCommit(results)));
+      } else {
+        await db.query('COMMIT');
+      }
       return result;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
@@ -257,6 +274,7 @@ export async function startFloor(
     key: string | undefined,
     path: string,
     body: RecordBody,
+    onCommitted: (token: string) => void,
   ) =>
     inTransaction(
       tenant,
@@ -292,6 +310,7 @@ export async function startFloor(
         ]);
         return { status: 201, json, replayed: false };
       },
+      onCommitted,
     );
 
   /** The outbox's last statement before commit, as the service writes it (contract §8). */
@@ -320,18 +339,18 @@ export async function startFloor(
         return;
       }
       const key = req.headers['idempotency-key'];
+      let token = '';
       const result = await recordIdempotent(
         tenant,
         typeof key === 'string' ? key : undefined,
         url.pathname,
         body as RecordBody,
+        (committed) => (token = committed),
       );
-      send(
-        res,
-        result.status,
-        result.json,
-        result.replayed ? { 'idempotent-replayed': 'true' } : {},
-      );
+      send(res, result.status, result.json, {
+        'x-consistency-token': token,
+        ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}),
+      });
     };
     handle().catch((error: unknown) => {
       const status = error instanceof FloorError ? error.status : 500;

@@ -1,5 +1,5 @@
 import { AppError } from '@/common/errors/app-error';
-import { consistencyTokenOf, lsnToToken, parseLsn } from './consistency-token';
+import { consistencyTokenOf, lsnToToken, parseLsn, positionOfCommit } from './consistency-token';
 import { isReplicaRead } from './read-replicas';
 
 describe(consistencyTokenOf.name, () => {
@@ -33,6 +33,22 @@ describe(consistencyTokenOf.name, () => {
 
   it('refuses the header sent twice', () => {
     expect(() => consistencyTokenOf(['0/1', '0/2'])).toThrow(AppError);
+  });
+});
+
+describe(positionOfCommit.name, () => {
+  it("reads the position from the SELECT after a COMMIT, and refuses anything but a COMMIT's", () => {
+    const select = { command: 'SELECT', rows: [{ lsn: '0/3A1C2F8' }] };
+    expect(positionOfCommit([{ command: 'COMMIT', rows: [] }, select])).toBe(0x3a1c2f8n);
+    // An aborted transaction's COMMIT answers ROLLBACK: the write did not happen.
+    expect(() => positionOfCommit([{ command: 'ROLLBACK', rows: [] }, select])).toThrow(
+      'COMMIT answered ROLLBACK',
+    );
+    expect(() => positionOfCommit({ command: 'COMMIT', rows: [] })).toThrow();
+    expect(() => positionOfCommit([{ command: 'COMMIT', rows: [] }])).toThrow('no WAL position');
+    expect(() =>
+      positionOfCommit([{ command: 'COMMIT' }, { command: 'SELECT', rows: [{ lsn: 'x' }] }]),
+    ).toThrow('no WAL position');
   });
 });
 

@@ -220,10 +220,8 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /**
-   * The primary's WAL insert position now: asked right after a commit, it is past that commit's
-   * record, so a replica that has replayed this far sees the write. The insert position, not
-   * the write position: with synchronous_commit off a commit returns before its record is
-   * written, and the write position could still be short of it.
+   * The primary's WAL insert position now (the lag check's sample). A write's own token comes
+   * with its COMMIT instead (COMMIT_RETURNING_POSITION_SQL).
    */
   async primaryPosition(): Promise<bigint> {
     const [row] = await this.primary.query<{ lsn: string }[]>(

@@ -131,16 +131,14 @@ export class TenantTransactionInterceptor implements NestInterceptor {
     }
   }
 
-  /** A write, on the primary; once committed its response carries X-Consistency-Token. */
-  private async write(tenant: TenantContext, next: CallHandler, res: Response): Promise<unknown> {
-    const result = await this.run(tenant, next);
-    try {
-      res.setHeader(CONSISTENCY_TOKEN_HEADER, lsnToToken(await this.replicas.primaryPosition()));
-    } catch {
-      // Committed, but the primary went away right after: the write stands; a read without the
-      // token is served by the primary once it is back, which has the write.
-    }
-    return result;
+  /**
+   * A write, on the primary; once committed its response carries X-Consistency-Token, the
+   * position its COMMIT returned (same round trip).
+   */
+  private write(tenant: TenantContext, next: CallHandler, res: Response): Promise<unknown> {
+    return this.run(tenant, next, undefined, (position) =>
+      res.setHeader(CONSISTENCY_TOKEN_HEADER, lsnToToken(position)),
+    );
   }
 
   /**
@@ -154,13 +152,14 @@ export class TenantTransactionInterceptor implements NestInterceptor {
     tenant: TenantContext,
     next: CallHandler,
     onReplica?: { replica: Replica; token?: bigint },
+    onCommitted?: (position: bigint) => void,
   ): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let handlerStarted = false;
       let events: EventType[] = [];
       try {
         const result = await this.txHost.withTransaction(
-          { dataSource: onReplica?.replica.dataSource },
+          { dataSource: onReplica?.replica.dataSource, onCommitted },
           async () => {
             await this.setUp(tenant, onReplica?.token, onReplica !== undefined);
             handlerStarted = true;
