@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadEmbeddedPostgres, withTempDir } from '../../src/database/state-location';
+import { startPgBouncer } from '../support/pgbouncer';
 
 const PREFIX = 'finance-test-';
 
@@ -91,11 +92,23 @@ export default async function globalSetup(): Promise<void> {
     await admin.query(
       `CREATE ROLE finance_app LOGIN PASSWORD 'finance_app' NOSUPERUSER NOBYPASSRLS`,
     );
+    const appUrl = `postgres://finance_app:finance_app@127.0.0.1:${port}/finance_test`;
+    let bouncer: { url: string; stop(): Promise<void> } | undefined;
+    if (process.env.TEST_PGBOUNCER === '1') {
+      // npm run test:pgbouncer: every application connection goes through PgBouncer in
+      // transaction mode. It cannot pass node-postgres' `options` (DateStyle, TimeZone) on, so
+      // the login role carries them (README, behind PgBouncer).
+      await admin.query(`ALTER ROLE finance_app SET datestyle = 'ISO, YMD'`);
+      await admin.query(`ALTER ROLE finance_app SET timezone = 'UTC'`);
+      bouncer = await startPgBouncer(appUrl, 10);
+    }
     await admin.end();
 
     process.env.TEST_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/finance_test`;
-    process.env.TEST_DATABASE_APP_URL = `postgres://finance_app:finance_app@127.0.0.1:${port}/finance_test`;
-    (globalThis as Record<string, unknown>).__FINANCE_PG__ = { server: pg, root };
+    process.env.TEST_DATABASE_APP_URL = bouncer?.url ?? appUrl;
+    // The server itself, for suites that start a pooler of their own (pgbouncer.e2e-spec).
+    process.env.TEST_DATABASE_DIRECT_APP_URL = appUrl;
+    (globalThis as Record<string, unknown>).__FINANCE_PG__ = { server: pg, root, bouncer };
   } catch (error) {
     await server?.stop().catch(() => undefined);
     cleanUp();
