@@ -13,6 +13,7 @@ import { JwtStrategy } from '@/common/auth/jwt.strategy';
 import { ScopesGuard } from '@/common/auth/scopes.guard';
 import { AppConfig } from '@/common/config/app-config';
 import { ClientThrottlerGuard } from '@/common/http/client-throttler.guard';
+import { SlidingWindowStorage } from '@/common/http/sliding-window-storage';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
@@ -88,7 +89,10 @@ export class AppModule {
             }),
           ],
         }),
-        ThrottlerModule.forRoot([{ ttl: 60_000, limit: config.rateLimitPerMinute }]),
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
+          storage: new SlidingWindowStorage(),
+        }),
         PassportModule,
         HealthModule,
         TenancyModule,
