@@ -4,7 +4,7 @@
  * time). Pure: the same input gives the same bytes (fixed document dates), so renders can be
  * cached and compared.
  */
-import PDFDocument from 'pdfkit';
+import type PDFDocumentClass from 'pdfkit';
 import { readFileSync } from 'node:fs';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
@@ -15,14 +15,35 @@ import { amountInWords } from './amount-in-words';
  * a render's ~25 ms of CPU (bench/receipt-pdf.bench.ts). A parsed font is only read while
  * drawing (each document keeps its own subset), so the bytes are the same either way.
  */
-// The same fontkit pdfkit uses (a direct dependency at pdfkit's version, so npm shares one copy).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const fontkit = require('fontkit') as { create(data: Uint8Array): object };
-const parsedFont = (file: string) =>
-  // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
-  fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;
-const REGULAR = parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+interface PdfToolkit {
+  PDFDocument: typeof PDFDocumentClass;
+  regular: PDFKit.Mixins.PDFFontSource;
+  bold: PDFKit.Mixins.PDFFontSource;
+}
+let toolkit: PdfToolkit | undefined;
+
+/**
+ * pdfkit, fontkit and the parsed fonts, loaded on the first render instead of at boot: they are
+ * about 40 MB of a process's memory, and most processes (and every search or receipt) never
+ * print a receipt.
+ */
+function pdfToolkit(): PdfToolkit {
+  if (toolkit) return toolkit;
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  // The same fontkit pdfkit uses (a direct dependency at pdfkit's version, so npm shares one copy).
+  const fontkit = require('fontkit') as { create(data: Uint8Array): object };
+  const PDFDocument = require('pdfkit') as typeof PDFDocumentClass;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const parsedFont = (file: string) =>
+    // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
+    fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;
+  toolkit = {
+    PDFDocument,
+    regular: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+    bold: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+  };
+  return toolkit;
+}
 
 /** Bump when the layout changes: it is part of the document's ETag. */
 export const RECEIPT_LAYOUT_VERSION = 2;
@@ -75,6 +96,7 @@ function displayDate(date: string, locale: string): string {
 /** Renders the receipt; resolves with the PDF's bytes. */
 export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
   const { receipt, tenantName, locale } = input;
+  const { PDFDocument, regular, bold } = pdfToolkit();
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,
@@ -86,8 +108,8 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
       ModDate: input.issuedAt,
     },
   });
-  doc.registerFont('regular', REGULAR);
-  doc.registerFont('bold', BOLD);
+  doc.registerFont('regular', regular);
+  doc.registerFont('bold', bold);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
