@@ -46,8 +46,10 @@ describe('behind PgBouncer (transaction pooling)', () => {
   };
 
   beforeAll(async () => {
-    // The server itself, also under npm run test:pgbouncer (no pooler in front of this one).
-    const appUrl = process.env.TEST_DATABASE_DIRECT_APP_URL as string;
+    // The server itself, also under npm run test:pgbouncer (no pooler in front of this one);
+    // an external TEST_DATABASE_APP_URL (no global setup) is the server itself too.
+    const appUrl = (process.env.TEST_DATABASE_DIRECT_APP_URL ??
+      process.env.TEST_DATABASE_APP_URL) as string;
     const ownerUrl = process.env.TEST_DATABASE_URL as string;
     db = await ownerDataSource(ownerUrl);
     // PgBouncer cannot pass node-postgres' `options` startup parameter on: the login role's

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
+import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
 import { Metrics } from '@/common/metrics/metrics';
@@ -88,18 +89,14 @@ export class ReceiptExportService implements OnModuleDestroy {
     const name = replica ? `export:${replica.name}` : 'export';
     let pool = this.pools.get(name);
     if (!pool) {
-      const created = new Pool({
+      // The next export reconnects after a broken connection.
+      const created = sidePool({
         connectionString: replica ? replica.url : this.primaryUrl,
         max: this.config.exportPoolSize,
         connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
         application_name: 'finance-service-export',
         options: this.sessionOptions,
       });
-      // A connection that breaks must not crash the process, idle (the pool's 'error') or held
-      // by an export between FETCHes while the client drains (the connection's own 'error'; the
-      // export's next query fails instead). The next export reconnects.
-      created.on('error', () => undefined);
-      created.on('connect', (client) => client.on('error', () => undefined));
       this.metrics.registerPool(name, () => created);
       this.pools.set(name, created);
       pool = created;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import http from 'node:http';
 import https from 'node:https';
 import { Pool } from 'pg';
+import { sidePool } from '@/database/side-pool';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/common/config/app-config';
@@ -172,17 +173,13 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     if (!settings.deliveryEnabled) return;
     // A pool of its own: a worker holds a connection while it waits for a receiver (up to
     // WEBHOOK_TIMEOUT_MS), which must never starve the API's pool. One more for the dispatcher.
-    this.pool = new Pool({
+    this.pool = sidePool({
       connectionString: this.databaseUrl,
       max: settings.concurrency + 1,
       connectionTimeoutMillis: this.config.dbConnectTimeoutMs,
       application_name: 'finance-service-webhooks',
       options: this.connectionOptions,
     });
-    // A connection that breaks must not crash the process, idle or held by a worker while it
-    // waits for a receiver (the worker's next query fails instead and the delivery is retried).
-    this.pool.on('error', () => undefined);
-    this.pool.on('connect', (client) => client.on('error', () => undefined));
     const boss = new PgBoss({
       connectionString: this.databaseUrl,
       schema: 'pgboss',

@@ -11,7 +11,6 @@ describe(SlidingWindowStorage.name, () => {
     now = 1_700_000_000_000;
     storage = new SlidingWindowStorage(() => now);
   });
-  afterEach(() => storage.close());
 
   it('allows `limit` hits a window, refuses the next with the time to wait, per client', async () => {
     const records = [await hit(), await hit(), await hit()];

@@ -30,15 +30,13 @@ interface HitWindow {
  */
 export class SlidingWindowStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, HitWindow>();
-  private readonly sweeper: NodeJS.Timeout;
+  /** Idle clients are dropped by a request at most this often (no timer to outlive the app). */
+  private nextSweepAt = 0;
 
   constructor(
     private readonly now: () => number = Date.now,
-    sweepEveryMs = 60_000,
-  ) {
-    this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
-    this.sweeper.unref();
-  }
+    private readonly sweepEveryMs = 60_000,
+  ) {}
 
   /** Clients currently tracked (tests, and to see that idle ones are dropped). */
   get size(): number {
@@ -53,6 +51,7 @@ export class SlidingWindowStorage implements ThrottlerStorage {
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     const now = this.now();
+    if (now >= this.nextSweepAt) this.sweep();
     const id = `${throttlerName}\0${key}`;
     const slotMs = Math.max(1, Math.ceil(ttl / SLOTS));
     let w = this.windows.get(id);
@@ -79,15 +78,11 @@ export class SlidingWindowStorage implements ThrottlerStorage {
   /** Drops clients with no hit in the window and no block in force. */
   sweep(): void {
     const now = this.now();
+    this.nextSweepAt = now + this.sweepEveryMs;
     for (const [id, w] of this.windows) {
       if (w.blockedUntil > now) continue;
       if (Math.floor(now / w.slotMs) - w.newest >= SLOTS) this.windows.delete(id);
     }
-  }
-
-  close(): void {
-    clearInterval(this.sweeper);
-    this.windows.clear();
   }
 }
 
