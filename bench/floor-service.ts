@@ -9,6 +9,7 @@
  */
 import { createApp } from '@/app.factory';
 import { loadConfig } from '@/common/config/app-config';
+import { applyHeapGrowth } from '@/common/lifecycle/heap-growth';
 
 interface ServiceOptions {
   appUrl: string;
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
         }
       : {}),
   });
+  applyHeapGrowth(config.heapGrowingPercent); // as main.ts does
   const app = await createApp(config, o.appUrl, { bufferLogs: false });
   await app.listen(o.port, '127.0.0.1');
   process.on('disconnect', () => {

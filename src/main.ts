@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from '@/app.factory';
 import { ConfigError, loadConfig } from '@/common/config/app-config';
 import { GracefulShutdown } from '@/common/lifecycle/graceful-shutdown';
+import { applyHeapGrowth } from '@/common/lifecycle/heap-growth';
 import { lifecycleState } from '@/common/lifecycle/lifecycle-state';
 import { prepareDatabase } from '@/database/database-bootstrap';
 import { describeEmbeddedLocation } from '@/database/state-location';
@@ -11,6 +12,7 @@ let shutdown: GracefulShutdown | undefined;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  applyHeapGrowth(config.heapGrowingPercent);
   // Drain HTTP, close Nest (background work, pool), then the embedded server; see README.
   shutdown = new GracefulShutdown({
     drainMs: config.shutdownDrainMs,

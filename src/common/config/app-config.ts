@@ -212,6 +212,12 @@ class EnvironmentVariables {
   @Max(600_000)
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  HEAP_GROWING_PERCENT = 50;
+
   @Transform(toBool)
   @IsOptional()
   @IsBoolean()
@@ -326,6 +332,11 @@ export class AppConfig {
   readonly demoReceiptsPerTenant: number;
   readonly shutdownDrainMs: number;
   readonly shutdownTimeoutMs: number;
+  /**
+   * How far V8 lets the heap grow past what survived the last full collection before collecting
+   * again, in percent (V8's --heap-growing-percent); 0 leaves V8's own factor (up to 4x).
+   */
+  readonly heapGrowingPercent: number;
   readonly housekeeping: {
     /** Runs the pg-boss worker and schedule in this process. */
     enabled: boolean;
@@ -442,6 +453,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Tests start and stop services often; no balancer needs a drain window there.
     shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'test' ? 0 : 5000),
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    heapGrowingPercent: raw.HEAP_GROWING_PERCENT,
     housekeeping: {
       // Off in tests unless asked for: dozens of short-lived apps need no scheduler each.
       enabled: raw.HOUSEKEEPING_ENABLED ?? raw.NODE_ENV !== 'test',
