@@ -6,7 +6,6 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
 import { JwtAuthGuard } from '@/common/auth/jwt-auth.guard';
 import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
 import { JwtStrategy } from '@/common/auth/jwt.strategy';
@@ -17,7 +16,7 @@ import { SlidingWindowStorage } from '@/common/http/sliding-window-storage';
 import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
 import { ProblemFilter } from '@/common/errors/problem.filter';
 import { createValidationPipe } from '@/common/errors/validation';
-import { prettyLogTransport } from '@/common/logging/log-format';
+import { requestLogOptions } from '@/common/logging/request-log';
 import { RoutingTransactionAdapter } from '@/common/replicas/routing-transaction-adapter';
 import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
 import { TenantGuard } from '@/common/tenancy/tenant.guard';
@@ -53,28 +52,7 @@ export class AppModule {
       imports: [
         CommonModule.register(config),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            transport: prettyLogTransport(config.logFormat),
-            genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-            redact: ['req.headers.authorization'],
-            // One compact line per request: who (tenant), what, outcome; no header dumps.
-            serializers: {
-              req: (req: {
-                id: unknown;
-                method: string;
-                url: string;
-                headers: Record<string, unknown>;
-              }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-                tenant: req.headers['x-tenant-id'],
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
-          },
+          pinoHttp: requestLogOptions(config),
         }),
         TypeOrmModule.forRoot(
           dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
