@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -33,12 +34,24 @@ describe('POST /receipts/export', () => {
   const exportOf = (key: string, path: string, filters: Filter[] = []) =>
     request(t.server).post(path).set(as(key)).send(filters).buffer(true).parse(binaryBody);
 
+  /**
+   * The same application behind a Unix socket, for the tests that stop reading. Loopback TCP
+   * buffers autotune (tcp_rmem up to 32 MB on the CI machine), so a paused client could absorb
+   * the whole export and it would finish instead of stalling; a Unix socket buffers ~200 KB.
+   */
+  let stallServer: http.Server;
+  const stallSocket = join(tmpdir(), `export-e2e-${process.pid}.sock`);
+
   /** A raw request whose response the test reads (or stops reading) itself. */
   const openExport = (key: string, path = '/receipts/export'): Promise<http.IncomingMessage> => {
-    const { port } = t.server.address() as AddressInfo;
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { port, path, method: 'POST', headers: { ...as(key), 'content-type': 'application/json' } },
+        {
+          socketPath: stallSocket,
+          path,
+          method: 'POST',
+          headers: { ...as(key), 'content-type': 'application/json' },
+        },
         resolve,
       );
       req.on('error', reject);
@@ -77,6 +90,8 @@ describe('POST /receipts/export', () => {
   beforeAll(async () => {
     t = await createTestApp({ EXPORT_POOL_SIZE: '1' });
     await new Promise<void>((resolve) => t.server.listen(0, '127.0.0.1', resolve));
+    stallServer = http.createServer(t.server.listeners('request')[0] as http.RequestListener);
+    await new Promise<void>((resolve) => stallServer.listen(stallSocket, resolve));
     owner = new Client({ connectionString: t.ownerUrl });
     await owner.connect();
     tenant = await t.createTenant();
@@ -117,6 +132,8 @@ describe('POST /receipts/export', () => {
     );
   });
   afterAll(async () => {
+    stallServer?.closeAllConnections();
+    stallServer?.close();
     await owner?.end();
     await t?.close();
   });
