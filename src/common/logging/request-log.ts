@@ -19,8 +19,8 @@ export function requestLogOptions(config: Pick<AppConfig, 'logLevel' | 'logForma
     level: config.logLevel,
     transport: prettyLogTransport(config.logFormat),
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-    // Defence in depth: no serializer below logs headers, but a log call passing a request must
-    // not leak the token either.
+    // Defence in depth: redaction runs on what the serializers return, and `req` below carries
+    // no headers; it keeps the token out should that serializer ever include them.
     redact: ['req.headers.authorization'],
     wrapSerializers: false,
     serializers: {
