@@ -66,13 +66,13 @@ export interface FloorOptions {
 }
 
 /** A failure answered with a bare status (the floor has no problem+json). */
-class FloorError extends Error {
+export class FloorError extends Error {
   constructor(readonly status: number) {
     super(String(status));
   }
 }
 
-interface RecordBody {
+export interface RecordBody {
   demandSplit: string;
   amount: number;
   paymentMode: PaymentMode;
@@ -80,7 +80,7 @@ interface RecordBody {
   receivedDate: string;
 }
 
-interface Lookup {
+export interface Lookup {
   sql: string;
   /** Column alias in the result -> entity property. */
   columns: [alias: string, property: string][];
@@ -137,24 +137,53 @@ function send(
     .end(json);
 }
 
-export async function startFloor(
-  options: FloorOptions,
-): Promise<{ url: string; close(): Promise<void> }> {
-  // The service's own connection settings (DateStyle, TimeZone), under another application_name.
-  const { extra } = dataSourceOptions(options.appUrl, options.poolSize) as {
-    extra: Record<string, unknown>;
-  };
-  const pool = new Pool({
-    connectionString: options.appUrl,
-    ...extra,
-    application_name: 'bench-floor',
-  });
+/**
+ * What the floor's routes need from the database: a statement outside any transaction (the
+ * tenant lookup) and one transaction whose COMMIT, when asked, also returns the WAL position
+ * (COMMIT_RETURNING_POSITION_SQL, as the service's writes commit). The bare floor runs both on a
+ * `pg` pool; the stack floor (bench/stack-floor.ts) through TypeORM and nestjs-cls.
+ */
+export interface FloorDb {
+  query: QueryFn;
+  transaction<T>(
+    work: (query: QueryFn) => Promise<T>,
+    commitPosition: boolean,
+  ): Promise<{ result: T; token?: string }>;
+}
 
-  const ds = new DataSource(dataSourceOptions(options.appUrl, 1, 3000, [Tenant]));
+export interface FloorRoutes {
+  tenantOf: (key: string) => Promise<TenantContext | null>;
+  search: (tenant: TenantContext, query: RawSearchQuery, body: unknown) => Promise<unknown>;
+  recordIdempotent: (
+    tenant: TenantContext,
+    key: string | undefined,
+    path: string,
+    body: RecordBody,
+  ) => Promise<{ status: number; json: string; replayed: boolean; token?: string }>;
+}
+
+/** The SQL TypeORM writes for the guard's tenant lookup (`findOneBy({ key, active: true })`). */
+export async function tenantLookupSql(appUrl: string): Promise<Lookup> {
+  const ds = new DataSource(dataSourceOptions(appUrl, 1, 3000, [Tenant]));
   await ds.initialize();
-  const tenantLookup = findOneBySql(ds, Tenant, { key: 'k', active: true });
-  await ds.destroy();
+  try {
+    return findOneBySql(ds, Tenant, { key: 'k', active: true });
+  } finally {
+    await ds.destroy();
+  }
+}
 
+/**
+ * The two routes, statement for statement as the service runs them, on any FloorDb: the
+ * service's short-lived tenant cache and exact-count cache, one tenant transaction per request
+ * with TENANT_SETUP_SQL first, search through searchPage, recording with the Idempotency-Key's
+ * statements around ReceiptWritesService.record.
+ */
+export function floorRoutes(
+  db: FloorDb,
+  options: Pick<FloorOptions, 'lockTimeoutMs' | 'statementTimeoutMs'>,
+  tenantLookup: Lookup,
+): FloorRoutes {
   // The same exact-count cache as ReceiptsService, and the same short-lived tenant cache.
   const counts = new ExactCounts();
   const tenants = new Map<string, { tenant: TenantContext; until: number }>();
@@ -162,7 +191,7 @@ export async function startFloor(
   const tenantOf = async (key: string): Promise<TenantContext | null> => {
     const hit = tenants.get(key);
     if (hit && hit.until > Date.now()) return hit.tenant;
-    const { rows } = await pool.query<Record<string, unknown>>(tenantLookup.sql, [key, true]);
+    const rows = await db.query<Record<string, unknown>>(tenantLookup.sql, [key, true]);
     if (!rows[0]) return null;
     const t = mapRow(rows[0], tenantLookup) as unknown as Tenant;
     const tenant: TenantContext = {
@@ -178,59 +207,36 @@ export async function startFloor(
     return tenant;
   };
 
-  const queryFn =
-    (db: PoolClient): QueryFn =>
-    async <T>(text: string, params: unknown[]) =>
-      (await db.query(text, params)).rows as T[];
-
-  /**
-   * One tenant transaction, as TenantTransactionInterceptor runs it. A write's COMMIT also
-   * returns the position for X-Consistency-Token (`onCommitted`), as the service's does.
-   */
-  const inTransaction = async <T>(
+  /** One tenant transaction, as TenantTransactionInterceptor runs it. */
+  const inTransaction = <T>(
     tenant: TenantContext,
-    work: (db: PoolClient) => Promise<T>,
-    onCommitted?: (token: string) => void,
-  ) => {
-    const db = await pool.connect();
-    try {
-      await db.query('START TRANSACTION');
-      const setup = await db.query<TenantSetupRow>(TENANT_SETUP_SQL, [
+    work: (query: QueryFn) => Promise<T>,
+    commitPosition = false,
+  ) =>
+    db.transaction(async (query) => {
+      const setup = await query<TenantSetupRow>(TENANT_SETUP_SQL, [
         tenant.tenantId,
         `${options.lockTimeoutMs}ms`,
         `${options.statementTimeoutMs}ms`,
       ]);
-      if (!setup.rows[0]?.active) {
+      if (!setup[0]?.active) {
         tenants.delete(tenant.tenantKey);
         throw new FloorError(403);
       }
-      const result = await work(db);
-      if (onCommitted) {
-        const results: unknown = await db.query(COMMIT_RETURNING_POSITION_SQL);
-        onCommitted(lsnToToken(positionOfCommit(results)));
-      } else {
-        await db.query('COMMIT');
-      }
-      return result;
-    } catch (error) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      db.release();
-    }
-  };
+      return work(query);
+    }, commitPosition);
 
-  const search = (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
+  const search = async (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
     const parsed = parseSearchRequest(query, body);
-    return inTransaction(tenant, (db) => searchPage(queryFn(db), tenant, parsed, counts));
+    return (await inTransaction(tenant, (q) => searchPage(q, tenant, parsed, counts))).result;
   };
 
   /** ReceiptWritesService.record + NumberingService.allocate, statement for statement. */
-  const record = async (db: PoolClient, tenant: TenantContext, body: RecordBody) => {
+  const record = async (query: QueryFn, tenant: TenantContext, body: RecordBody) => {
     const amount = decimalFromJson(body.amount);
     if (amount.lte(0)) throw new FloorError(422);
     const date = parseLocalDate(body.receivedDate);
-    const { rows: splits } = await db.query<LockedSplitRow>(LOCK_SPLIT_AND_DEMAND_SQL, [
+    const splits = await query<LockedSplitRow>(LOCK_SPLIT_AND_DEMAND_SQL, [
       tenant.tenantId,
       body.demandSplit,
     ]);
@@ -241,27 +247,25 @@ export async function startFloor(
       throw new FloorError(422);
     }
     const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
-    await db.query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
-    const { rows: configs } = await db.query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [
-      tenant.tenantId,
-    ]);
+    await query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
+    const configs = await query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [tenant.tenantId]);
     const settings = configs[0] ?? null;
     const scheme = resolveScheme(settings, 'receipt');
     const ctx = numberRenderContext(tenant, scheme, { date });
     const key = counterKey(scheme.parsed, ctx);
     let receiptNumber: string | undefined;
     while (receiptNumber === undefined) {
-      const { rows } = await db.query<{ value: string }>(NEXT_COUNTER_VALUE_SQL, [
+      const rows = await query<{ value: string }>(NEXT_COUNTER_VALUE_SQL, [
         tenant.tenantId,
         'receipt',
         key,
         String(scheme.numbering.starting),
       ]);
       const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
-      const claimed = await db.query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
-      if (claimed.rows.length === 1) receiptNumber = number;
+      const claimed = await query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
+      if (claimed.length === 1) receiptNumber = number;
     }
-    const { rows: inserted } = await db.query<ReceiptRow>(
+    const inserted = await query<ReceiptRow>(
       INSERT_RECEIPT_SQL,
       insertReceiptParams(tenant, split, receiptNumber, amount, body, payment.statusChanged),
     );
@@ -269,24 +273,23 @@ export async function startFloor(
   };
 
   /** POST /receipts with the IdempotencyInterceptor's statements when a key is sent. */
-  const recordIdempotent = (
+  const recordIdempotent = async (
     tenant: TenantContext,
     key: string | undefined,
     path: string,
     body: RecordBody,
-    onCommitted: (token: string) => void,
-  ) =>
-    inTransaction(
+  ) => {
+    const { result, token } = await inTransaction(
       tenant,
-      async (db): Promise<{ status: number; json: string; replayed: boolean }> => {
+      async (query): Promise<{ status: number; json: string; replayed: boolean }> => {
         if (key === undefined) {
-          const view = await record(db, tenant, body);
-          await appendEvent(db, tenant, view);
+          const view = await record(query, tenant, body);
+          await appendEvent(query, tenant, view);
           return { status: 201, json: JSON.stringify(view), replayed: false };
         }
-        await db.query(IDEMPOTENCY_LOCK_SQL, [idempotencyLockKey(tenant.tenantId, key)]);
+        await query(IDEMPOTENCY_LOCK_SQL, [idempotencyLockKey(tenant.tenantId, key)]);
         const hash = requestHash('POST', path, body);
-        const { rows } = await db.query<{
+        const rows = await query<{
           request_hash: string;
           response_status: number;
           response_body: string;
@@ -295,10 +298,10 @@ export async function startFloor(
           if (rows[0].request_hash !== hash) throw new FloorError(422);
           return { status: rows[0].response_status, json: rows[0].response_body, replayed: true };
         }
-        const view: ReceiptView = await record(db, tenant, body);
+        const view: ReceiptView = await record(query, tenant, body);
         const json = JSON.stringify(view);
         // The service writes the key's response with the events, in one last statement.
-        await db.query(APPEND_EVENTS_AND_IDEMPOTENCY_SQL, [
+        await query(APPEND_EVENTS_AND_IDEMPOTENCY_SQL, [
           tenant.tenantId,
           tenant.actor,
           ['receipt.recorded'],
@@ -310,17 +313,71 @@ export async function startFloor(
         ]);
         return { status: 201, json, replayed: false };
       },
-      onCommitted,
+      true,
     );
+    return { ...result, token };
+  };
 
   /** The outbox's last statement before commit, as the service writes it (contract §8). */
-  const appendEvent = (db: PoolClient, tenant: TenantContext, view: ReceiptView) =>
-    db.query(APPEND_EVENTS_SQL, [
+  const appendEvent = (query: QueryFn, tenant: TenantContext, view: ReceiptView) =>
+    query(APPEND_EVENTS_SQL, [
       tenant.tenantId,
       tenant.actor,
       ['receipt.recorded'],
       [JSON.stringify(view)],
     ]);
+
+  return { tenantOf, search, recordIdempotent };
+}
+
+/** FloorDb on a `pg` pool: START TRANSACTION ... COMMIT (or ROLLBACK) on one pooled client. */
+function poolDb(pool: Pool): FloorDb {
+  const queryFn =
+    (db: Pool | PoolClient): QueryFn =>
+    async <T>(text: string, params: unknown[]) =>
+      (await db.query(text, params)).rows as T[];
+  return {
+    query: queryFn(pool),
+    transaction: async (work, commitPosition) => {
+      const db = await pool.connect();
+      try {
+        await db.query('START TRANSACTION');
+        const result = await work(queryFn(db));
+        let token: string | undefined;
+        if (commitPosition) {
+          const results: unknown = await db.query(COMMIT_RETURNING_POSITION_SQL);
+          token = lsnToToken(positionOfCommit(results));
+        } else {
+          await db.query('COMMIT');
+        }
+        return { result, token };
+      } catch (error) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        db.release();
+      }
+    },
+  };
+}
+
+export async function startFloor(
+  options: FloorOptions,
+): Promise<{ url: string; close(): Promise<void> }> {
+  // The service's own connection settings (DateStyle, TimeZone), under another application_name.
+  const { extra } = dataSourceOptions(options.appUrl, options.poolSize) as {
+    extra: Record<string, unknown>;
+  };
+  const pool = new Pool({
+    connectionString: options.appUrl,
+    ...extra,
+    application_name: 'bench-floor',
+  });
+  const { tenantOf, search, recordIdempotent } = floorRoutes(
+    poolDb(pool),
+    options,
+    await tenantLookupSql(options.appUrl),
+  );
 
   const server: Server = createServer((req, res) => {
     const handle = async () => {
@@ -339,16 +396,14 @@ export async function startFloor(
         return;
       }
       const key = req.headers['idempotency-key'];
-      let token = '';
       const result = await recordIdempotent(
         tenant,
         typeof key === 'string' ? key : undefined,
         url.pathname,
         body as RecordBody,
-        (committed) => (token = committed),
       );
       send(res, result.status, result.json, {
-        'x-consistency-token': token,
+        'x-consistency-token': result.token ?? '',
         ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}),
       });
     };

@@ -3,7 +3,10 @@
  * builders, constants and view mappers, no framework) on the same data in one run, in
  * interleaved rounds (service, floor, service, floor ...). The service (bench/floor-service.ts),
  * the floor and the load generator (bench/floor-load.ts) each run in their own child process, so
- * CPU time and peak RSS are per server (/proc/<pid>/stat and /proc/<pid>/status).
+ * CPU time and peak RSS are per server (/proc/<pid>/stat and /proc/<pid>/status). With --stack a
+ * third server runs in every round, the stack floor (bench/stack-floor.ts: the floor's routes on
+ * NestJS + Express + TypeORM + nestjs-cls, none of the service's own layers), checked like the
+ * service: it splits the gap to the bare floor into the stack's share and the service's.
  *
  * Before the rounds, per scenario: same body (parsed JSON deep-equal; for POST /receipts the
  * floor's receipt as the service reads it back) and same SQL (the statement log of one service
@@ -59,6 +62,9 @@ const HELP = `npm run bench:floor [-- options]
   --scenarios LIST  comma-separated scenario ids to run   (default: all)
                     ids: ${SCENARIO_IDS.join(', ')}
   --log-level L     the service's LOG_LEVEL (request logs to /dev/null) (default info)
+  --stack           also measure the stack floor (bench/stack-floor.ts: the floor's routes on
+                    NestJS + Express + TypeORM + nestjs-cls with nothing of the service's own),
+                    a third server in every round, checked like the service (same body, same SQL)
   --json FILE       also write the results as JSON to FILE
   --help            this text
 
@@ -79,7 +85,7 @@ interface Measured extends LoadResult {
   rssMaxMb: number;
 }
 
-type Target = 'service' | 'floor';
+type Target = 'service' | 'stack' | 'floor';
 
 interface Scenario {
   id: string;
@@ -185,7 +191,7 @@ class StatementLog {
 }
 
 /** A line-by-line diff (LCS) of two statement sequences; '' when equal. */
-function sequenceDiff(a: string[], b: string[]): string {
+function sequenceDiff(a: string[], b: string[], aName: string): string {
   if (isDeepStrictEqual(a, b)) return '';
   const n = a.length;
   const m = b.length;
@@ -207,7 +213,7 @@ function sequenceDiff(a: string[], b: string[]): string {
     } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
       out.push(`  + floor:   ${one(b[j++])}`);
     } else {
-      out.push(`  - service: ${one(a[i++])}`);
+      out.push(`  - ${aName}: ${one(a[i++])}`);
     }
   }
   const norm = (xs: string[]) => xs.map((x) => x.replace(/\s+/g, ' ').trim());
@@ -228,6 +234,7 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '1,16' },
       scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
       'log-level': { type: 'string', default: 'info' },
+      stack: { type: 'boolean', default: false },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -304,19 +311,36 @@ async function main(): Promise<void> {
       logLevel: values['log-level'],
     });
     children.push(service.child);
-    const floor = await startChild<{ url: string }>('floor-server.js', {
+    const floorOptions = {
       appUrl: db.appUrl,
       poolSize: 40, // as the service's DB_POOL_SIZE
       lockTimeoutMs: dbLockTimeoutMs,
       statementTimeoutMs: dbStatementTimeoutMs,
-    });
+    };
+    const floor = await startChild<{ url: string }>('floor-server.js', floorOptions);
     children.push(floor.child);
+    const stack = values.stack
+      ? await startChild<{ url: string }>('stack-floor.js', floorOptions)
+      : undefined;
+    if (stack) children.push(stack.child);
+    // The servers measured, in the order each round runs them; the bare floor is the baseline.
+    const targets: Target[] = stack ? ['service', 'stack', 'floor'] : ['service', 'floor'];
+    const compared = targets.filter((t) => t !== 'floor');
     const urls: Record<Target, string> = {
       service: `http://127.0.0.1:${servicePort}`,
+      stack: stack?.ready.url ?? '',
       floor: floor.ready.url,
     };
-    const pids: Record<Target, number> = { service: service.child.pid!, floor: floor.child.pid! };
-    const apps: Record<Target, string> = { service: 'finance-service', floor: 'bench-floor' };
+    const pids: Record<Target, number> = {
+      service: service.child.pid!,
+      stack: stack?.child.pid ?? 0,
+      floor: floor.child.pid!,
+    };
+    const apps: Record<Target, string> = {
+      service: 'finance-service',
+      stack: 'bench-stack-floor',
+      floor: 'bench-floor',
+    };
 
     // Open splits (10,000,000.00 each, little paid) of the tenants POSTs go to.
     const postTenants = Math.min(20, tenants);
@@ -448,16 +472,22 @@ async function main(): Promise<void> {
     await owner.query(`ALTER SYSTEM SET log_statement = 'all'`);
     await owner.query('SELECT pg_reload_conf()');
     await sleep(500);
-    const sqlChecks: { scenario: string; same: boolean; service: string[]; diff: string }[] = [];
+    const sqlChecks: {
+      scenario: string;
+      target: Target;
+      same: boolean;
+      statements: string[];
+      diff: string;
+    }[] = [];
     try {
       const seen = new Set<string>();
       let n = 0;
       for (const sc of scenarios) {
         if (seen.has(sc.id)) continue;
         seen.add(sc.id);
-        const statements: Record<Target, string[]> = { service: [], floor: [] };
-        const bodies: Record<Target, unknown> = { service: null, floor: null };
-        for (const target of ['service', 'floor'] as const) {
+        const statements: Record<Target, string[]> = { service: [], stack: [], floor: [] };
+        const bodies: Record<Target, unknown> = { service: null, stack: null, floor: null };
+        for (const target of targets) {
           // Warm: the tenant record is cached after this one (both keep it 5 s), and so is the
           // count of a cached scenario; a cold one then gets its bump.
           await request(target, sc, ++n);
@@ -466,39 +496,43 @@ async function main(): Promise<void> {
           bodies[target] = await request(target, sc, ++n);
           statements[target] = await log.take(apps[target]);
         }
-        if (sc.kind === 'search') {
-          const diff = firstDifference(bodies.service, bodies.floor);
-          report(!diff, diff ? `BODY MISMATCH ${sc.id}: ${diff}` : `Same body: ${sc.id}`);
-        } else {
-          // Different receipts: the floor's as the service reads it back, and the same shape.
-          const floorReceipt = bodies.floor as { id: string };
-          const res = await fetch(`${urls.service}/receipts/${floorReceipt.id}`, {
-            headers: benchHeaders(created[sc.tenant].key),
+        for (const target of compared) {
+          const label = target === 'service' ? sc.id : `${sc.id} (${target})`;
+          if (sc.kind === 'search') {
+            const diff = firstDifference(bodies[target], bodies.floor);
+            report(!diff, diff ? `BODY MISMATCH ${label}: ${diff}` : `Same body: ${label}`);
+          } else {
+            // Different receipts: the floor's as the service reads it back, and the same shape.
+            const floorReceipt = bodies.floor as { id: string };
+            const res = await fetch(`${urls.service}/receipts/${floorReceipt.id}`, {
+              headers: benchHeaders(created[sc.tenant].key),
+            });
+            const readBack = await res.json();
+            const diff =
+              firstDifference(readBack, bodies.floor) ??
+              firstDifference(shape(bodies[target]), shape(bodies.floor));
+            report(
+              !diff,
+              diff
+                ? `BODY MISMATCH ${label}: ${diff}`
+                : `Same body: ${label} (the floor's receipt read back by the service; same shape as the ${target}'s)`,
+            );
+          }
+          const diff = sequenceDiff(statements[target], statements.floor, target);
+          sqlChecks.push({
+            scenario: sc.id,
+            target,
+            same: diff === '',
+            statements: statements[target],
+            diff,
           });
-          const readBack = await res.json();
-          const diff =
-            firstDifference(readBack, bodies.floor) ??
-            firstDifference(shape(bodies.service), shape(bodies.floor));
           report(
-            !diff,
-            diff
-              ? `BODY MISMATCH ${sc.id}: ${diff}`
-              : `Same body: ${sc.id} (the floor's receipt read back by the service; same shape as the service's)`,
+            diff === '' && statements[target].length > 0,
+            diff === ''
+              ? `Same SQL: ${label} (${statements[target].length} statements)`
+              : `SQL MISMATCH ${label} (- ${target} only, + floor only):\n${diff}`,
           );
         }
-        const diff = sequenceDiff(statements.service, statements.floor);
-        sqlChecks.push({
-          scenario: sc.id,
-          same: diff === '',
-          service: statements.service,
-          diff,
-        });
-        report(
-          diff === '' && statements.service.length > 0,
-          diff === ''
-            ? `Same SQL: ${sc.id} (${statements.service.length} statements)`
-            : `SQL MISMATCH ${sc.id} (- service only, + floor only):\n${diff}`,
-        );
       }
     } finally {
       await owner.query('ALTER SYSTEM RESET log_statement');
@@ -510,9 +544,9 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       process.stdout.write(`Round ${round}/${rounds}...\n`);
       for (const sc of scenarios) {
-        const entry = results.get(sc) ?? { service: [], floor: [] };
+        const entry = results.get(sc) ?? { service: [], stack: [], floor: [] };
         results.set(sc, entry);
-        for (const target of ['service', 'floor'] as const) {
+        for (const target of targets) {
           // A cached scenario starts cached (an earlier POST scenario may have bumped the version).
           if (sc.kind === 'search' && sc.cold === false) await request(target, sc);
           entry[target].push(
@@ -529,62 +563,91 @@ async function main(): Promise<void> {
             }),
           );
         }
-        process.stdout.write(
-          `  ${sc.id}, ${sc.clients} client(s): service ${entry.service.at(-1)!.rps.toFixed(1)}, floor ${entry.floor.at(-1)!.rps.toFixed(1)} req/s\n`,
-        );
+        const rates = targets.map((t) => `${t} ${entry[t].at(-1)!.rps.toFixed(1)}`);
+        process.stdout.write(`  ${sc.id}, ${sc.clients} client(s): ${rates.join(', ')} req/s\n`);
       }
     }
-    const peakRssMb: Record<Target, number> = {
-      service: memoryMb(pids.service, 'VmHWM'),
-      floor: memoryMb(pids.floor, 'VmHWM'),
-    };
+    const peakRssMb = Object.fromEntries(
+      targets.map((t) => [t, memoryMb(pids[t], 'VmHWM')]),
+    ) as Partial<Record<Target, number>>;
 
-    const lines = [
-      `| scenario (hot tenant, ${hot} receipts) | clients | service req/s | service p50 / p99 ms | floor req/s | floor p50 / p99 ms | service / floor | service CPU ms/req | floor CPU ms/req | service RSS max MB |`,
-      '|---|---|---|---|---|---|---|---|---|---|',
+    const stackHeads = stack
+      ? ['stack req/s', 'stack / floor', 'stack CPU ms/req', 'service / stack CPU']
+      : [];
+    const heads = [
+      `scenario (hot tenant, ${hot} receipts)`,
+      'clients',
+      'service req/s',
+      'service p50 / p99 ms',
+      'floor req/s',
+      'floor p50 / p99 ms',
+      'service / floor',
+      'service CPU ms/req',
+      'floor CPU ms/req',
+      'service RSS max MB',
+      ...stackHeads,
     ];
+    const lines = [`| ${heads.join(' | ')} |`, `|${heads.map(() => '---|').join('')}`];
     let non2xx = 0;
     const json: object[] = [];
+    const m = (rs: Measured[], f: (r: Measured) => number) => median(rs.map(f));
+    const summary = (rs: Measured[]) => ({
+      rps: m(rs, (r) => r.rps),
+      p50: m(rs, (r) => r.p50),
+      p99: m(rs, (r) => r.p99),
+      cpuMsPerRequest: m(rs, (r) => r.cpuMsPerRequest),
+      rssMaxMb: Math.max(...rs.map((r) => r.rssMaxMb)),
+      rounds: rs,
+    });
     for (const sc of scenarios) {
-      const { service, floor: fl } = results.get(sc)!;
-      non2xx += [...service, ...fl].reduce((n, r) => n + r.non2xx, 0);
-      const m = (rs: Measured[], f: (r: Measured) => number) => median(rs.map(f));
-      const ratio = median(service.map((s, i) => s.rps / fl[i].rps));
-      const row = {
+      const measured = results.get(sc)!;
+      non2xx += targets.reduce((n, t) => measured[t].reduce((k, r) => k + r.non2xx, n), 0);
+      // Per round, against the floor measured in the same round: the median of those ratios.
+      const ratioTo = (t: Target) =>
+        median(measured[t].map((r, i) => r.rps / measured.floor[i].rps));
+      const ratio = ratioTo('service');
+      const s = summary(measured.service);
+      const f = summary(measured.floor);
+      const st = stack ? summary(measured.stack) : undefined;
+      const stackRatio = stack ? ratioTo('stack') : undefined;
+      json.push({
         id: sc.id,
         name: sc.name,
         clients: sc.clients,
         ratio,
-        service: {
-          rps: m(service, (r) => r.rps),
-          p50: m(service, (r) => r.p50),
-          p99: m(service, (r) => r.p99),
-          cpuMsPerRequest: m(service, (r) => r.cpuMsPerRequest),
-          rssMaxMb: Math.max(...service.map((r) => r.rssMaxMb)),
-          rounds: service,
-        },
-        floor: {
-          rps: m(fl, (r) => r.rps),
-          p50: m(fl, (r) => r.p50),
-          p99: m(fl, (r) => r.p99),
-          cpuMsPerRequest: m(fl, (r) => r.cpuMsPerRequest),
-          rssMaxMb: Math.max(...fl.map((r) => r.rssMaxMb)),
-          rounds: fl,
-        },
-      };
-      json.push(row);
-      const s = row.service;
-      const f = row.floor;
-      lines.push(
-        `| ${sc.name} | ${sc.clients} | ${s.rps.toFixed(1)} | ${s.p50.toFixed(1)} / ${s.p99.toFixed(1)} | ${f.rps.toFixed(1)} | ${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} | ${ratio.toFixed(2)} | ${s.cpuMsPerRequest.toFixed(2)} | ${f.cpuMsPerRequest.toFixed(2)} | ${s.rssMaxMb.toFixed(0)} |`,
-      );
+        service: s,
+        floor: f,
+        ...(st ? { stack: st, stackRatio } : {}),
+      });
+      const cells = [
+        sc.name,
+        sc.clients,
+        s.rps.toFixed(1),
+        `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)}`,
+        f.rps.toFixed(1),
+        `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)}`,
+        ratio.toFixed(2),
+        s.cpuMsPerRequest.toFixed(2),
+        f.cpuMsPerRequest.toFixed(2),
+        s.rssMaxMb.toFixed(0),
+        ...(st
+          ? [
+              st.rps.toFixed(1),
+              stackRatio!.toFixed(2),
+              st.cpuMsPerRequest.toFixed(2),
+              (s.cpuMsPerRequest / st.cpuMsPerRequest).toFixed(2),
+            ]
+          : []),
+      ];
+      lines.push(`| ${cells.join(' | ')} |`);
     }
     const sqlSame = sqlChecks.filter((c) => c.same).length;
     process.stdout.write(
-      `\nService vs bare floor, medians of ${rounds} interleaved rounds of ${duration} s each; service LOG_LEVEL=${values['log-level']}\n` +
+      `\nService${stack ? ' and stack floor' : ''} vs bare floor, medians of ${rounds} interleaved rounds of ${duration} s each; service LOG_LEVEL=${values['log-level']}\n` +
         `(${receipts} receipts over ${tenants} tenants; hot tenant ${hot}; node ${process.version}; ${new Date().toISOString()})\n\n` +
         `${lines.join('\n')}\n\n` +
-        `Peak RSS (VmHWM, whole run): service ${peakRssMb.service.toFixed(0)} MB (target <= 200), floor ${peakRssMb.floor.toFixed(0)} MB\n` +
+        `Peak RSS (VmHWM, whole run): service ${peakRssMb.service!.toFixed(0)} MB (target <= 200), floor ${peakRssMb.floor!.toFixed(0)} MB` +
+        `${peakRssMb.stack === undefined ? '' : `, stack floor ${peakRssMb.stack.toFixed(0)} MB`}\n` +
         `non-2xx responses: ${non2xx}; body/SQL mismatches: ${mismatches}; same SQL in ${sqlSame} of ${sqlChecks.length} scenarios\n`,
     );
     if (values.json) {

@@ -44,6 +44,26 @@ export interface AppModuleOptions {
   databaseUrl: string;
 }
 
+/**
+ * The request context (nestjs-cls) with its transactional plugin: every request runs in a CLS
+ * context where `TransactionHost` finds the request's tenant transaction. Also used by the
+ * benchmark's stack floor (bench/stack-floor.ts), so it measures the same configuration.
+ */
+export function requestContextModule(): DynamicModule {
+  return ClsModule.forRoot({
+    global: true,
+    // No proxy providers here: skip resolving them on every request (a dynamic import and
+    // two promises each time in nestjs-cls 6).
+    middleware: { mount: true, resolveProxyProviders: false },
+    plugins: [
+      new ClsPluginTransactional({
+        imports: [TypeOrmModule],
+        adapter: new RoutingTransactionAdapter({ dataSourceToken: getDataSourceToken() }),
+      }),
+    ],
+  });
+}
+
 @Module({})
 export class AppModule {
   static register({ config, databaseUrl }: AppModuleOptions): DynamicModule {
@@ -57,16 +77,7 @@ export class AppModule {
         TypeOrmModule.forRoot(
           dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
         ),
-        ClsModule.forRoot({
-          global: true,
-          middleware: { mount: true },
-          plugins: [
-            new ClsPluginTransactional({
-              imports: [TypeOrmModule],
-              adapter: new RoutingTransactionAdapter({ dataSourceToken: getDataSourceToken() }),
-            }),
-          ],
-        }),
+        requestContextModule(),
         ThrottlerModule.forRoot({
           throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
           storage: new SlidingWindowStorage(),
