@@ -144,15 +144,13 @@ class StackFloorController {
 @Module({})
 class StackFloorModule {
   static register(options: StackOptions) {
-    const typeorm = dataSourceOptions(options.appUrl, options.poolSize, undefined, ENTITIES) as {
-      extra: Record<string, unknown>;
-    };
+    const typeorm = dataSourceOptions(options.appUrl, options.poolSize, undefined, ENTITIES);
     return {
       module: StackFloorModule,
       imports: [
         TypeOrmModule.forRoot({
           ...typeorm,
-          extra: { ...typeorm.extra, application_name: 'bench-stack-floor' },
+          extra: { ...(typeorm.extra as object), application_name: 'bench-stack-floor' },
         }),
         requestContextModule(),
       ],
@@ -181,7 +179,7 @@ if (require.main === module) {
       process.on('disconnect', () => {
         void floor.close().finally(() => process.exit(0));
       });
-      process.send?.({ url: floor.url.replace('[::1]', '127.0.0.1') });
+      process.send?.({ url: floor.url });
     })
     .catch((error: unknown) => {
       process.stderr.write(
