@@ -1,9 +1,12 @@
 /**
  * Three projects: unit specs next to the code; e2e specs that boot the real AppModule against a
- * real PostgreSQL started once by the global setup (`npm test` runs these two); and a browser
- * spec driving Swagger UI in Chromium (`npm run test:browser`, needs /usr/bin/chromium).
+ * real PostgreSQL started once by the global setup (`npm test` runs these two, needing nothing
+ * but Node and npm); and browser specs driving Chromium (`npm run test:browser`, needs
+ * /usr/bin/chromium). The PgBouncer suite needs Debian's pgbouncer, so it runs only under
+ * `npm run test:pgbouncer` (TEST_PGBOUNCER=1), with every other e2e suite behind the pooler.
  * Specs are transpiled only (tsconfig.spec.json); type checking is `npm run typecheck`.
  */
+const PGBOUNCER_SUITE = '<rootDir>/test/pgbouncer.e2e-spec.ts';
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: __dirname,
@@ -24,6 +27,7 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: process.env.TEST_PGBOUNCER === '1' ? [] : [PGBOUNCER_SUITE],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },

