@@ -11,6 +11,7 @@ import {
   markInvalidUtf8,
   requestBodyGuard,
 } from '@/common/errors/request-body-guard';
+import { applyCors } from '@/common/http/cors';
 import { applyServerTimeouts } from '@/common/http/server-timeouts';
 import { trustProxySetting } from '@/common/http/trusted-proxies';
 import { setupSwagger } from '@/common/swagger';
@@ -32,6 +33,9 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   // First, so every response is counted, including those the body checks below refuse.
   app.use(app.get(Metrics).middleware);
+  // Before the body checks and every guard (CORS_ORIGINS, contract §9): a preflight is answered
+  // here, never 401 or 429, and error responses to a listed origin carry the CORS headers too.
+  applyCors(app, config.corsOrigins);
   app.use(contentEncodingGuard);
   app.useBodyParser('json', {
     limit: config.bodyLimit,
@@ -51,6 +55,10 @@ export async function createApp(
           'img-src': ["'self'", 'data:'],
         },
       },
+      // Cross-Origin-Resource-Policy stays same-origin (helmet's default) with CORS_ORIGINS set:
+      // browsers apply it only to no-cors loads by other origins (<img>, <script>, <embed>), and a
+      // dashboard's fetch() is a CORS request, which the Fetch standard exempts from it.
+      // test/cors.browser-spec.ts reads JSON and a PDF cross-origin in Chromium with it set.
     }),
   );
   app.set('trust proxy', trustProxySetting(config.trustedProxies));

@@ -126,6 +126,36 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ EXPORT_POOL_SIZE: '0' })).toThrow(/EXPORT_POOL_SIZE/);
   });
 
+  it('reads CORS_ORIGINS as exact origins, none by default', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({
+        CORS_ORIGINS: 'https://dashboard.example, http://127.0.0.1:8080,http://[::1]:5173',
+      }).corsOrigins,
+    ).toEqual(['https://dashboard.example', 'http://127.0.0.1:8080', 'http://[::1]:5173']);
+  });
+
+  it('refuses a CORS_ORIGINS entry that is not an origin, naming the variable', () => {
+    for (const bad of [
+      'https://a.example/',
+      'a.example',
+      '*',
+      'https://a.example/app',
+      'https://a.example:443',
+      'https://Dashboard.example',
+      'ftp://a.example',
+      'null',
+      'https://ok.example,https://a.example/',
+    ]) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/' })).toThrow(
+      /https:\/\/a\.example\/ \(did you mean https:\/\/a\.example\?\)/,
+    );
+  });
+
   it('refuses both verification modes at once', () => {
     expect(() =>
       loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URI: 'https://id.example.com/jwks' }),

@@ -13,6 +13,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { resolve } from 'node:path';
+import { parseCorsOrigins } from '@/common/http/cors';
 import type { ServerTimeouts } from '@/common/http/server-timeouts';
 import { parseTrustedProxies } from '@/common/http/trusted-proxies';
 import { LOG_FORMATS, LogFormat } from '@/common/logging/log-format';
@@ -173,6 +174,9 @@ class EnvironmentVariables {
   @IsString()
   TRUSTED_PROXIES = '';
 
+  @IsString()
+  CORS_ORIGINS = '';
+
   @Transform(toInt)
   @IsInt()
   @Min(100)
@@ -327,6 +331,11 @@ export class AppConfig {
   readonly rateLimitPerMinute: number;
   /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
   readonly trustedProxies: string[];
+  /**
+   * Browser origins (exactly as a browser sends `Origin`) allowed to call the API cross-origin
+   * (contract §9); empty = no CORS headers at all.
+   */
+  readonly corsOrigins: string[];
   readonly http: ServerTimeouts;
   readonly seedDemoData: boolean;
   readonly demoReceiptsPerTenant: number;
@@ -392,6 +401,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `Invalid configuration:\n  TRUSTED_PROXIES: not an IP address or CIDR range: ${trusted.invalid.join(', ')}`,
     );
   }
+  const cors = parseCorsOrigins(raw.CORS_ORIGINS);
+  if (cors.invalid.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  CORS_ORIGINS: not an origin (scheme://host[:port], no path, no trailing slash): ${cors.invalid.join(', ')}`,
+    );
+  }
   if (raw.HTTP_HEADERS_TIMEOUT_MS > raw.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError(
       'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS',
@@ -443,6 +458,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: raw.BODY_LIMIT,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
     trustedProxies: trusted.proxies,
+    corsOrigins: cors.origins,
     http: {
       headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
