@@ -6,7 +6,9 @@ import {
   OpenAPIObject,
   OperationObject,
   ParameterObject,
+  ReferenceObject,
   ResponseObject,
+  SecurityRequirementObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import {
@@ -19,6 +21,7 @@ import {
   CONSISTENCY_TOKEN_EXAMPLE,
   CONSISTENCY_TOKEN_HEADER,
   CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
+  CONSISTENCY_TOKEN_PARAMETER_SCHEMA,
   CONSISTENCY_TOKEN_RESPONSE_DESCRIPTION,
 } from '@/common/replicas/consistency-token';
 import { TENANT_HEADER } from '@/common/tenancy/tenant.guard';
@@ -37,6 +40,11 @@ receipts, receipt search and per-tenant document numbering.
 **Authorize** with both schemes: a bearer JWT (locally: \`npm run -s token -- --tenant demo\`)
 and the tenant key in \`x-tenant-id\` (\`demo\` or \`demo-b\` with the demo data). Every
 operation except the health checks needs both.
+
+**Postman** (Import this document, or Portman from \`/docs-json\`): set the variables
+\`baseUrl\`, \`bearerToken\` and \`tenantId\`. Every operation that needs a tenant also declares
+\`x-tenant-id\` as an optional header parameter whose default is \`{{tenantId}}\`, because
+Postman turns only one security scheme (the bearer token) into auth.
 
 Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\` and a \`traceId\`.
 Every operation can answer 400 (for example an unknown query parameter); every authenticated
@@ -109,8 +117,46 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.build(), {
     extraModels: [ProblemView],
   });
+  document.components = {
+    ...document.components,
+    parameters: { ...document.components?.parameters, [TENANT_PARAMETER_NAME]: TENANT_PARAMETER },
+  };
   return addStandardProblems(document);
 }
+
+/** The key of {@link TENANT_PARAMETER} in `components.parameters`. */
+export const TENANT_PARAMETER_NAME = 'TenantHeader';
+
+/**
+ * `x-tenant-id` again, as an optional header parameter of every operation that needs a tenant
+ * (added in `finishOperation`, referenced from `components.parameters`). The `tenant` security
+ * scheme stays the requirement; this parameter is only for tools that turn one security scheme
+ * into auth and drop the other: openapi-to-postmanv2 (Postman's import, Portman) makes the bearer
+ * scheme the collection's auth and would send no `x-tenant-id` at all. It fills a header
+ * parameter from its schema's `default` under every `parametersResolution` (from `example` only
+ * under "Example") and enables it (optional parameters are on by default), so `default` and
+ * `example` are both the Postman variable `{{tenantId}}`. Swagger UI's swagger-client applies
+ * security after parameters, so the Authorized tenant replaces the pre-filled `{{tenantId}}` and
+ * nobody fills in a field per operation. No `pattern`: the variable is not a tenant key; the
+ * server checks the header and never assumes one (missing or unresolved: 400).
+ */
+export const TENANT_PARAMETER: ParameterObject = {
+  name: TENANT_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme ' +
+    '(Authorize in Swagger UI, whose value replaces this field). Also declared as an optional ' +
+    "parameter for tools that turn only one security scheme into auth (Postman's import, " +
+    'Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. ' +
+    'Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 ' +
+    '`TENANT_HEADER_INVALID`; the tenant is never taken from the token.',
+  schema: { type: 'string', default: '{{tenantId}}', example: '{{tenantId}}' },
+};
+
+const TENANT_PARAMETER_REF: ReferenceObject = {
+  $ref: `#/components/parameters/${TENANT_PARAMETER_NAME}`,
+};
 
 /**
  * Error responses the global guards, pipes and middleware produce for every operation of a kind
@@ -121,15 +167,24 @@ export function addStandardProblems(document: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = item[method];
-      if (operation) finishOperation(path, method, operation);
+      if (operation) finishOperation(path, method, operation, document.security ?? []);
     }
   }
   return document;
 }
 
-function finishOperation(path: string, method: string, operation: OperationObject): void {
-  const authenticated = operation.security === undefined || operation.security.length > 0;
+function finishOperation(
+  path: string,
+  method: string,
+  operation: OperationObject,
+  globalSecurity: SecurityRequirementObject[],
+): void {
+  const security = operation.security ?? globalSecurity;
+  const authenticated = security.length > 0;
   if (authenticated) documentConsistencyToken(method, operation);
+  if (security.some((requirement) => TENANT_SCHEME in requirement)) {
+    operation.parameters = [...(operation.parameters ?? []), TENANT_PARAMETER_REF];
+  }
   const statuses: number[] = [
     ...STANDARD_PROBLEMS.all,
     ...(authenticated ? STANDARD_PROBLEMS.authenticated : []),
@@ -188,7 +243,7 @@ export const CONSISTENCY_TOKEN_PARAMETER: ParameterObject = {
   in: 'header',
   required: false,
   description: CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
-  schema: { type: 'string', maxLength: 17, example: CONSISTENCY_TOKEN_EXAMPLE },
+  schema: { ...CONSISTENCY_TOKEN_PARAMETER_SCHEMA },
 };
 
 /**

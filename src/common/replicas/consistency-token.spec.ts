@@ -19,7 +19,12 @@ describe(consistencyTokenOf.name, () => {
     expect(consistencyTokenOf(undefined)).toBeUndefined();
   });
 
-  it.each(['', 'yesterday', '0/', '/0', '1/2/3', 'G/0', '123456789/0', '0/-1', '0x1/0'])(
+  it('takes an empty header as no token', () => {
+    expect(consistencyTokenOf('')).toBeUndefined();
+    expect(consistencyTokenOf('  ')).toBeUndefined();
+  });
+
+  it.each(['yesterday', '0/', '/0', '1/2/3', 'G/0', '123456789/0', '0/-1', '0x1/0'])(
     'refuses %j with 400 INVALID_CONSISTENCY_TOKEN',
     (bad) => {
       expect(() => consistencyTokenOf(bad)).toThrow(AppError);

@@ -6,9 +6,21 @@ export const CONSISTENCY_TOKEN_HEADER = 'X-Consistency-Token';
 /** The token's example value in the OpenAPI document. */
 export const CONSISTENCY_TOKEN_EXAMPLE = '0/3A1C2F8';
 
+/**
+ * The request header's schema. `default: ''` because Postman's OpenAPI converter fills an
+ * optional header without a default with the placeholder `<string>`, which would make every
+ * read of an imported collection 400; empty means no token.
+ */
+export const CONSISTENCY_TOKEN_PARAMETER_SCHEMA = {
+  type: 'string',
+  maxLength: 17,
+  default: '',
+  example: CONSISTENCY_TOKEN_EXAMPLE,
+} as const;
+
 /** Documents the request header on reads (parameter) ... */
 export const CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION =
-  'Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Malformed: 400 INVALID_CONSISTENCY_TOKEN.';
+  'Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN.';
 
 /** ... and the response header on writes. */
 export const CONSISTENCY_TOKEN_RESPONSE_DESCRIPTION =
@@ -56,11 +68,15 @@ export function parseLsn(text: string): bigint | undefined {
 }
 
 /**
- * The request's X-Consistency-Token as a WAL position; undefined when absent. A malformed one
- * is 400 INVALID_CONSISTENCY_TOKEN: reading without it could silently miss the write.
+ * The request's X-Consistency-Token as a WAL position; undefined when absent or empty (a
+ * collection generated from the OpenAPI document sends every optional header, this one empty:
+ * its default). A malformed one is 400 INVALID_CONSISTENCY_TOKEN: reading without it could
+ * silently miss the write.
  */
 export function consistencyTokenOf(header: string | string[] | undefined): bigint | undefined {
-  if (header === undefined) return undefined;
+  if (header === undefined || (typeof header === 'string' && header.trim() === '')) {
+    return undefined;
+  }
   const lsn = typeof header === 'string' ? parseLsn(header) : undefined;
   if (lsn === undefined) {
     throw AppError.badRequest(

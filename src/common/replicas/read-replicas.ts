@@ -15,9 +15,9 @@ import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/Postgres
 import { AppConfig } from '@/common/config/app-config';
 import { Metrics, PoolStats } from '@/common/metrics/metrics';
 import {
-  CONSISTENCY_TOKEN_EXAMPLE,
   CONSISTENCY_TOKEN_HEADER,
   CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
+  CONSISTENCY_TOKEN_PARAMETER_SCHEMA,
   parseLsn,
 } from './consistency-token';
 
@@ -41,7 +41,7 @@ export const ReplicaRead = () =>
       name: CONSISTENCY_TOKEN_HEADER,
       required: false,
       description: CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION,
-      schema: { type: 'string', maxLength: 17, example: CONSISTENCY_TOKEN_EXAMPLE },
+      schema: CONSISTENCY_TOKEN_PARAMETER_SCHEMA,
     }),
   );
 /** A GET that must see the primary's latest commit order (the event feed's cursor). */
