@@ -1,16 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import Decimal from 'decimal.js';
+import { randomFillSync } from 'node:crypto';
 import { DemandStatus, PAYMENT_MODES, PaymentMode, PayerType } from '@/common/domain/enums';
-import { counterKey, DocumentType, ParsedPattern, renderNumber } from '@/numbering/number-pattern';
-import { formatLocalDate, LocalDate, parseLocalDate } from '@/common/dates/local-date';
-import { applyPayment } from '@/receipts/payment-status';
+import {
+  counterKey,
+  DocumentType,
+  ParsedPattern,
+  patternUsesParent,
+  RenderContext,
+  renderNumber,
+} from '@/numbering/number-pattern';
+import { formatLocalDate, LocalDate } from '@/common/dates/local-date';
 import { FIRST_NAMES, LAST_NAMES } from './indian-names';
 
 /**
- * The demo history of one tenant, planned in memory (pure: no database) so it can be written with
- * one set-based INSERT per table. It follows the same rules as the API: numbers come from the
- * tenant's numbering scheme in date order (what the allocator would have issued), receipts never
- * exceed a split's pending amount, and statuses are recomputed with the API's `applyPayment`.
+ * The demo history of one tenant, planned in memory (pure: no database) and handed out in chunks
+ * so that any size, up to a million receipts, is written set-based with bounded memory. It
+ * follows the API's rules: numbers come from the tenant's numbering scheme in date order (what
+ * the allocator would have issued, per financial year, gap-free), receipts never exceed a split's
+ * pending amount, and split and demand statuses move as `applyPayment` moves them (amounts are
+ * kept in paise, integers, for speed; the unit spec checks every status against the API's
+ * `paymentStatus`).
+ *
+ * Size: exactly `receipts` receipts (cancelled and bounced ones included). They are spread over
+ * the 18 months up to today by a daily quota (fewer on weekends, some jitter) that adds up to the
+ * target exactly; demands, and the bookings they belong to, are raised as the receipts need them
+ * (an open pool of about 25 days of payments, more bookings and demands a day for a larger size),
+ * so the history is as dense as the size asks for, never cut short.
+ *
+ * Chunks: a demand is handed out with its splits and receipts once none of its splits can be paid
+ * any more (all paid), the rest at the end; bookings as they are made. Every chunk therefore
+ * refers only to rows of itself or of earlier chunks, and what stays in memory is the open pool.
  */
 
 const MILESTONES = [
@@ -27,6 +45,19 @@ const MILESTONES = [
   'Possession',
 ];
 
+/** The largest demo history the planner makes (DEMO_RECEIPTS_PER_TENANT's upper bound). */
+export const MAX_DEMO_RECEIPTS = 1_000_000;
+
+/** Receipts per chunk handed out by `planDemoChunks` unless asked otherwise. */
+export const DEFAULT_CHUNK_RECEIPTS = 10_000;
+
+const DAY_MS = 86_400_000;
+/** Office hours in India start at 09:30 IST = 04:00 UTC; a day's entries fit in eight hours. */
+const OFFICE_OPENS_MS = 4 * 3_600_000;
+const OFFICE_DAY_MS = 8 * 3_600_000;
+/** One rupee in paise. */
+const RUPEE = 100;
+
 /** One document type's numbering as the allocator resolves it (active config or defaults). */
 export interface PlanScheme {
   parsed: ParsedPattern;
@@ -34,15 +65,19 @@ export interface PlanScheme {
   starting: number;
 }
 
+type PlannedType = Exclude<DocumentType, 'snag'>;
+
 export interface PlanInput {
   seed: number;
+  /** Exactly this many receipts are planned (1 to MAX_DEMO_RECEIPTS). */
   receipts: number;
   today: LocalDate;
   fyStartMonth: number;
   separator: string;
-  schemes: Record<Exclude<DocumentType, 'snag'>, PlanScheme>;
+  schemes: Record<PlannedType, PlanScheme>;
 }
 
+/** Instants are epoch milliseconds; amounts are paise (integers). */
 export interface PlannedBooking {
   id: string;
   number: string;
@@ -50,9 +85,9 @@ export interface PlannedBooking {
   buyerName: string;
   buyerId: string;
   date: string;
-  at: Date;
+  at: number;
   /** Set when the buyer withdrew: the booking, its demands and splits are CANCELLED. */
-  cancelledAt: Date | null;
+  cancelledAt: number | null;
   cancelReason: string | null;
 }
 
@@ -64,15 +99,15 @@ export interface PlannedDemand {
   milestoneId: string | null;
   demandType: 'MANUAL' | 'MILESTONE';
   number: string;
-  total: Decimal;
-  received: Decimal;
+  total: number;
+  received: number;
   status: DemandStatus;
   dueDate: string;
   date: string;
   remarks: string;
-  at: Date;
-  modifiedAt: Date;
-  cancelledAt: Date | null;
+  at: number;
+  modifiedAt: number;
+  cancelledAt: number | null;
   cancelReason: string | null;
 }
 
@@ -82,11 +117,11 @@ export interface PlannedSplit {
   payerType: PayerType;
   payerId: string;
   number: string;
-  amount: Decimal;
-  paid: Decimal;
+  amount: number;
+  paid: number;
   status: DemandStatus;
-  at: Date;
-  modifiedAt: Date;
+  at: number;
+  modifiedAt: number;
 }
 
 export interface PlannedReceipt {
@@ -96,29 +131,86 @@ export interface PlannedReceipt {
   bookingId: string;
   payerType: PayerType;
   number: string;
-  amount: Decimal;
+  amount: number;
   paymentMode: PaymentMode;
   transactionRef: string;
   date: string;
-  at: Date;
+  at: number;
   status: 'ACTIVE' | 'CANCELLED' | 'BOUNCED';
   /** Why, when (instant and business date) it left ACTIVE; null while ACTIVE. */
   statusReason: string | null;
-  statusChangedAt: Date | null;
+  statusChangedAt: number | null;
   statusChangedOn: string | null;
+  /**
+   * The receipt write that recorded it, counted from 1 in the tenant's write order (what the
+   * search version was when the API inserted it; the seed adds the version it starts from).
+   */
+  write: number;
 }
 
-export interface DemoPlan {
+export interface IssuedNumber {
+  documentType: DocumentType;
+  number: string;
+}
+
+/** Rows ready to be written: they refer only to rows of this chunk or of earlier ones. */
+export interface DemoPlanChunk {
   bookings: PlannedBooking[];
   demands: PlannedDemand[];
   splits: PlannedSplit[];
   receipts: PlannedReceipt[];
-  /** Every number issued, per document type. */
-  issued: { documentType: DocumentType; number: string }[];
+  /** The numbers issued since the previous chunk, per document type. */
+  issued: IssuedNumber[];
+}
+
+/** What `planDemoChunks` returns once every chunk is out. */
+export interface DemoPlanSummary {
+  receipts: number;
   /** The counters as the allocator leaves them: next value to issue per key. */
   counters: { documentType: DocumentType; counterKey: string; nextValue: bigint }[];
   /** Receipt writes (records, cancellations, bounces, demand cancels): the search version. */
   receiptWrites: number;
+}
+
+/** A whole plan at once (tests and small sizes): every chunk concatenated, in issue order. */
+export interface DemoPlan extends DemoPlanChunk, Omit<DemoPlanSummary, 'receipts'> {}
+
+const UUID_BATCH = 1024;
+const uuidBytes = Buffer.alloc(16 * UUID_BATCH);
+const uuidText = Buffer.alloc(36);
+const HEX_DIGITS = Buffer.from('0123456789abcdef');
+let uuidsLeft = 0;
+
+/**
+ * A random (version 4) UUID, like crypto.randomUUID() but as a flat string: randomUUID's are
+ * chains of concatenations, several times the memory while the open pool holds them.
+ */
+export function uuid(): string {
+  if (uuidsLeft === 0) {
+    randomFillSync(uuidBytes);
+    uuidsLeft = UUID_BATCH;
+  }
+  const o = --uuidsLeft * 16;
+  uuidBytes[o + 6] = (uuidBytes[o + 6] & 0x0f) | 0x40;
+  uuidBytes[o + 8] = (uuidBytes[o + 8] & 0x3f) | 0x80;
+  let p = 0;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) uuidText[p++] = 0x2d;
+    const b = uuidBytes[o + i];
+    uuidText[p++] = HEX_DIGITS[b >> 4];
+    uuidText[p++] = HEX_DIGITS[b & 15];
+  }
+  return uuidText.toString('latin1', 0, 36);
+}
+
+/**
+ * The same text as one flat string: V8 keeps a concatenation as a chain of its parts until
+ * something reads its characters; reading one flattens it, so a long-held string costs its
+ * length, not its history.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /** Deterministic PRNG so every fresh start produces the same demo history. */
@@ -133,353 +225,546 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * True when two counter keys can never render the same number: the sequence ends the number and
+ * what comes right before it is fixed text ending in a non-digit (or nothing at all), so the
+ * trailing digits of a number are its sequence and the rest its key. The default patterns are;
+ * for the others the allocator's "step over a taken number" needs a set of every number issued.
+ */
+export function numbersCannotCollide(scheme: PlanScheme, separator: string): boolean {
+  const parts = scheme.parsed.parts;
+  if (parts.at(-1)?.type !== 'seq') return false;
+  for (let i = parts.length - 2; i >= 0; i--) {
+    const part = parts[i];
+    let text: string;
+    if (part.type === 'literal') text = part.text;
+    else if (part.type === 'token' && part.kind === 'PREFIX') text = scheme.prefix;
+    else if (part.type === 'token' && part.kind === 'SEP') text = separator;
+    else return false; // dates, fiscal years and parents may end in a digit
+    if (text.length > 0) return !/\d$/.test(text);
+  }
+  return true;
+}
+
+interface Counter {
+  type: PlannedType;
+  key: string;
+  value: number;
+}
+
 /** Issues numbers like NumberingService: per counter key, from Starting, stepping over taken ones. */
 class Numbers {
-  private readonly next = new Map<string, { type: DocumentType; key: string; value: bigint }>();
-  private readonly taken = new Set<string>();
-  readonly issued: DemoPlan['issued'] = [];
+  private readonly counters = new Map<string, Counter>();
+  /** Numbers issued so far, only for schemes whose keys could render the same number. */
+  private readonly taken = new Map<PlannedType, Set<string>>();
+  /** The counter and context of the last day, for schemes without {PARENT}. */
+  private readonly lastDay = new Map<
+    PlannedType,
+    { day: number; ctx: RenderContext; c: Counter }
+  >();
+  private readonly usesParent = new Set<PlannedType>();
+  issued: IssuedNumber[] = [];
 
   constructor(
     private readonly input: PlanInput,
-    private readonly schemes: PlanInput['schemes'],
-  ) {}
-
-  issue(type: Exclude<DocumentType, 'snag'>, date: string, parent?: string): string {
-    const scheme = this.schemes[type];
-    const ctx = {
-      prefix: scheme.prefix,
-      separator: this.input.separator,
-      date: parseLocalDate(date),
-      fyStartMonth: this.input.fyStartMonth,
-      parent,
-    };
-    const key = counterKey(scheme.parsed, ctx);
-    const id = `${type}\u0000${key}`;
-    const counter = this.next.get(id) ?? { type, key, value: BigInt(scheme.starting) };
-    this.next.set(id, counter);
-    for (;;) {
-      const number = renderNumber(scheme.parsed, ctx, counter.value);
-      counter.value += 1n;
-      if (!this.taken.has(`${type}\u0000${number}`)) {
-        this.taken.add(`${type}\u0000${number}`);
-        this.issued.push({ documentType: type, number });
-        return number;
-      }
+    private readonly dates: LocalDate[],
+  ) {
+    for (const type of Object.keys(input.schemes) as PlannedType[]) {
+      const scheme = input.schemes[type];
+      if (!numbersCannotCollide(scheme, input.separator)) this.taken.set(type, new Set());
+      if (patternUsesParent(scheme.parsed)) this.usesParent.add(type);
     }
   }
 
-  counters(): DemoPlan['counters'] {
-    return [...this.next.values()].map((c) => ({
+  issue(type: PlannedType, day: number, parent?: string): string {
+    const scheme = this.input.schemes[type];
+    let ctx: RenderContext;
+    let counter: Counter;
+    const last = this.lastDay.get(type);
+    if (last && last.day === day && !this.usesParent.has(type)) {
+      ({ ctx, c: counter } = last);
+    } else {
+      ctx = {
+        prefix: scheme.prefix,
+        separator: this.input.separator,
+        date: this.dates[day],
+        fyStartMonth: this.input.fyStartMonth,
+        parent,
+      };
+      const key = counterKey(scheme.parsed, ctx);
+      const id = `${type}\u0000${key}`;
+      counter = this.counters.get(id) ?? { type, key, value: scheme.starting };
+      this.counters.set(id, counter);
+      if (!this.usesParent.has(type)) this.lastDay.set(type, { day, ctx, c: counter });
+    }
+    const taken = this.taken.get(type);
+    for (;;) {
+      const number = renderNumber(scheme.parsed, ctx, counter.value);
+      counter.value += 1;
+      if (taken) {
+        if (taken.has(number)) continue;
+        taken.add(number);
+      }
+      this.issued.push({ documentType: type, number: flat(number) });
+      return number;
+    }
+  }
+
+  summary(): DemoPlanSummary['counters'] {
+    return [...this.counters.values()].map((c) => ({
       documentType: c.type,
       counterKey: c.key,
-      nextValue: c.value,
+      nextValue: BigInt(c.value),
     }));
   }
 }
 
-export function planDemoTenant(input: PlanInput): DemoPlan {
+/** A demand still in play: its splits and receipts wait for it to be settled. */
+interface OpenDemand {
+  demand: PlannedDemand;
+  /** Its booking's number ({PARENT} of a charges demand). */
+  bookingNumber: string;
+  splits: PlannedSplit[];
+  receipts: PlannedReceipt[];
+  /** Splits that can still be paid. */
+  unpaid: number;
+}
+
+interface OpenSplit {
+  split: PlannedSplit;
+  owner: OpenDemand;
+}
+
+interface Unit {
+  booking: PlannedBooking;
+  /** Price in paise. */
+  price: number;
+  nextMilestone: number;
+}
+
+/**
+ * PENDING with nothing paid, PAID when paid in full, PARTIALLY_PAID in between; CANCELLED stays
+ * CANCELLED (`applyPayment` on integers). Throws on an overpayment, as the API does.
+ */
+function settle(total: number, paid: number, status: DemandStatus): DemandStatus {
+  if (paid < 0 || paid > total) throw new RangeError(`paid ${paid} outside 0..${total} paise`);
+  if (status === 'CANCELLED') return status;
+  return paid === 0 ? 'PENDING' : paid === total ? 'PAID' : 'PARTIALLY_PAID';
+}
+
+/** Moves a split and its demand exactly as ReceiptWritesService does (statuses included). */
+function pay(split: PlannedSplit, demand: PlannedDemand, delta: number, at: number): void {
+  split.paid += delta;
+  split.status = settle(split.amount, split.paid, split.status);
+  split.modifiedAt = at;
+  demand.received += delta;
+  demand.status = settle(demand.total, demand.received, demand.status);
+  demand.modifiedAt = at;
+}
+
+/**
+ * Receipts per day, adding up to exactly `receipts`: a weight per day (Sundays a quarter,
+ * Saturdays 70 %, ±25 % jitter), cumulated and rounded so the rounding never drifts.
+ */
+function dailyQuotas(receipts: number, days: number, start: number, random: () => number) {
+  const weights = new Float64Array(days);
+  let total = 0;
+  for (let d = 0; d < days; d++) {
+    const weekday = new Date(start + d * DAY_MS).getUTCDay();
+    const w = (weekday === 0 ? 0.25 : weekday === 6 ? 0.7 : 1) * (0.75 + random() * 0.5);
+    weights[d] = w;
+    total += w;
+  }
+  const quotas = new Int32Array(days);
+  let cumulated = 0;
+  let given = 0;
+  for (let d = 0; d < days; d++) {
+    cumulated += weights[d];
+    const upTo = d === days - 1 ? receipts : Math.round((receipts * cumulated) / total);
+    quotas[d] = upTo - given;
+    given = upTo;
+  }
+  return quotas;
+}
+
+/**
+ * Plans the history chunk by chunk, each with at most `chunkReceipts` receipts (and the demands,
+ * splits, bookings and numbers that became final with them); returns the counters and the count
+ * of receipt writes.
+ */
+export function* planDemoChunks(
+  input: PlanInput,
+  chunkReceipts = DEFAULT_CHUNK_RECEIPTS,
+): Generator<DemoPlanChunk, DemoPlanSummary, void> {
+  const target = input.receipts;
+  if (!Number.isInteger(target) || target < 1 || target > MAX_DEMO_RECEIPTS) {
+    throw new RangeError(
+      `receipts must be an integer from 1 to ${MAX_DEMO_RECEIPTS}; got ${target}`,
+    );
+  }
   const random = mulberry32(input.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-  const numbers = new Numbers(input, input.schemes);
   const { today } = input;
   const start = Date.UTC(today.year, today.month - 1 - 18, 1);
-  const days = Math.floor((Date.UTC(today.year, today.month - 1, today.day) - start) / 86_400_000);
-  const dateAt = (day: number) => {
-    const d = new Date(start + day * 86_400_000);
-    return formatLocalDate({
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-    });
-  };
-  // Office hours in India (from 09:30 IST = 04:00 UTC), one entry a minute, in issue order.
-  let entriesToday = 0;
-  const entryTime = (day: number) =>
-    new Date(start + day * 86_400_000 + 4 * 3_600_000 + entriesToday++ * 60_000);
+  const lastDay = Math.floor((Date.UTC(today.year, today.month - 1, today.day) - start) / DAY_MS);
+  // Calendar dates up to two months past today (due dates may fall after it).
+  const dates: LocalDate[] = [];
+  const dateText: string[] = [];
+  for (let d = 0; d <= lastDay + 62; d++) {
+    const t = new Date(start + d * DAY_MS);
+    const date = { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
+    dates.push(date);
+    dateText.push(formatLocalDate(date));
+  }
+  const numbers = new Numbers(input, dates);
+  const quotas = dailyQuotas(target, lastDay + 1, start, random);
 
-  const plan: DemoPlan = {
+  // Density: the open pool holds about 25 days of payments; up to twice the demands a day the
+  // receipts use up (about 4.4 receipts a demand) are raised while it is short; a unit gets a
+  // milestone demand about every 40 days, so about 9 days of payments worth of units are active.
+  const perDay = target / (lastDay + 1);
+  const poolTarget = Math.max(6, Math.round(perDay * 25));
+  const demandsPerDay = Math.max(2, Math.ceil(perDay / 2));
+  const activeUnits = Math.max(8, Math.ceil(perDay * 9));
+
+  let day = 0;
+  let entryAt = 0;
+  let entryStep = 60_000;
+  const nextEntry = () => (entryAt += entryStep);
+
+  let writes = 0;
+  let planned = 0;
+  const units: Unit[] = [];
+  const pool: OpenSplit[] = [];
+  let ready: Omit<DemoPlanChunk, 'issued'> = {
     bookings: [],
     demands: [],
     splits: [],
     receipts: [],
-    issued: numbers.issued,
-    counters: [],
-    receiptWrites: 0,
   };
-  const units: { booking: PlannedBooking; price: Decimal; nextMilestone: number }[] = [];
-  const demandsById = new Map<string, PlannedDemand>();
-  const open: PlannedSplit[] = [];
-  const receiptsPerDay = Math.max(1, input.receipts / days);
 
-  let lastDay = 0;
-  for (let day = 0; day <= days && plan.receipts.length < input.receipts; day++) {
-    lastDay = day;
-    const date = dateAt(day);
-    entriesToday = 0;
-    // New bookings, mostly early on.
-    if (random() < (units.length < 40 ? 0.9 : 0.25)) {
-      const booking: PlannedBooking = {
-        id: randomUUID(),
-        number: numbers.issue('booking', date),
-        unitId: randomUUID(),
-        buyerName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
-        buyerId: randomUUID(),
-        date,
-        at: entryTime(day),
-        cancelledAt: null,
-        cancelReason: null,
-      };
-      plan.bookings.push(booking);
-      const lakhs = 40 + Math.floor(random() * 460); // 40 L to 5 Cr
-      units.push({ booking, price: new Decimal(lakhs).times(100_000), nextMilestone: 0 });
-    }
-    // Demands raised against milestones (up to two a day).
-    for (let k = 0; k < 2 && units.length > 0 && open.length < receiptsPerDay * 25; k++) {
-      const unit = pick(units);
-      if (unit.nextMilestone >= MILESTONES.length) continue;
-      const first = unit.nextMilestone === 0;
-      const total = unit.price.times(first ? 0.1 : 0.09).toDecimalPlaces(2);
-      const payers: [PayerType, number][] =
-        random() < 0.5
-          ? [
-              ['BUYER', 0.2],
-              ['BANK', 0.8],
-            ]
-          : random() < 0.5
-            ? [
-                ['BUYER', 0.6],
-                ['CO_BUYER', 0.4],
-              ]
-            : [
-                ['BUYER', 0.3],
-                ['CO_BUYER', 0.2],
-                ['BANK', 0.5],
-              ];
-      const at = entryTime(day);
-      const demand: PlannedDemand = {
-        id: randomUUID(),
-        bookingId: unit.booking.id,
-        unitId: unit.booking.unitId,
-        buyerName: unit.booking.buyerName,
-        milestoneId: first ? null : randomUUID(),
-        demandType: first ? 'MANUAL' : 'MILESTONE',
-        number: numbers.issue('demand', date, unit.booking.number),
-        total,
-        received: new Decimal(0),
-        status: 'PENDING',
-        dueDate: dateAt(Math.min(days, day + 15 + Math.floor(random() * 30))),
-        date,
-        remarks: `${MILESTONES[unit.nextMilestone]} - ${first ? 'booking' : 'construction-linked'} instalment`,
-        at,
-        modifiedAt: at,
-        cancelledAt: null,
-        cancelReason: null,
-      };
-      plan.demands.push(demand);
-      demandsById.set(demand.id, demand);
-      let rest = total;
-      payers.forEach(([payerType, part], i) => {
-        const amount = i === payers.length - 1 ? rest : total.times(part).toDecimalPlaces(2);
-        rest = rest.minus(amount);
-        const split: PlannedSplit = {
-          id: randomUUID(),
-          demandId: demand.id,
-          payerType,
-          payerId: payerType === 'BUYER' ? unit.booking.buyerId : randomUUID(),
-          number: numbers.issue('demand-split', date, demand.number),
-          amount,
-          paid: new Decimal(0),
-          status: 'PENDING',
-          at,
-          modifiedAt: at,
-        };
-        plan.splits.push(split);
-        open.push(split);
-      });
-      unit.nextMilestone++;
-    }
-    // Payments received today.
-    const todays = Math.floor(receiptsPerDay) + (random() < receiptsPerDay % 1 ? 1 : 0);
-    for (let i = 0; i < todays && open.length > 0 && plan.receipts.length < input.receipts; i++) {
-      const index = Math.floor(random() * open.length);
-      const split = open[index];
-      const demand = demandsById.get(split.demandId) as PlannedDemand;
-      const pending = split.amount.minus(split.paid);
-      const full = random() < 0.55 || pending.lessThan(10_000);
-      const amount = full
-        ? pending
-        : pending.times(0.2 + random() * 0.5).toDecimalPlaces(random() < 0.3 ? 2 : 0);
-      const mode: PaymentMode =
-        split.payerType === 'BANK' ? pick(['NEFT', 'RTGS'] as const) : pick(PAYMENT_MODES);
-      const at = entryTime(day);
-      const receipt: PlannedReceipt = {
-        id: randomUUID(),
-        splitId: split.id,
-        demandId: demand.id,
-        bookingId: demand.bookingId,
-        payerType: split.payerType,
-        number: numbers.issue('receipt', date),
-        amount,
-        paymentMode: mode,
-        transactionRef:
-          mode === 'CASH'
-            ? ''
-            : `${mode === 'CHEQUE' ? 'CHQ' : 'UTR'}${Math.floor(random() * 1e12)
-                .toString()
-                .padStart(12, '0')}`,
-        date,
-        at,
-        status: 'ACTIVE',
-        statusReason: null,
-        statusChangedAt: null,
-        statusChangedOn: null,
-      };
-      plan.receipts.push(receipt);
-      plan.receiptWrites++;
-      pay(split, demand, amount, at);
-      // A few cheques and drafts bounce (some with charges raised as a demand), and a few
-      // receipts are entered by mistake and cancelled, the same day.
-      const paper = mode === 'CHEQUE' || mode === 'DEMAND_DRAFT';
-      if (random() < (paper ? 0.08 : 0.02)) {
-        const changedAt = new Date(at.getTime() + 3 * 3_600_000);
-        receipt.status = paper ? 'BOUNCED' : 'CANCELLED';
-        receipt.statusReason = paper ? 'Insufficient funds' : 'Entered against the wrong unit';
-        receipt.statusChangedAt = changedAt;
-        receipt.statusChangedOn = date;
-        plan.receiptWrites++;
-        pay(split, demand, amount.negated(), changedAt);
-        if (paper && random() < 0.5) {
-          chargesDemand(demand, split, receipt, new Decimal(590), date, entryTime(day));
-        }
-      }
-      if (split.paid.eq(split.amount)) open.splice(index, 1);
-    }
-  }
-  withdrawnBooking(lastDay);
-  plan.counters = numbers.counters();
-  return plan;
-
-  /** A MANUAL demand for a bounce's charges: same booking, one split to the same payer. */
-  function chargesDemand(
-    bounced: PlannedDemand,
-    payer: PlannedSplit,
-    receipt: PlannedReceipt,
-    amount: Decimal,
-    date: string,
-    at: Date,
-  ): void {
-    const booking = plan.bookings.find((b) => b.id === bounced.bookingId) as PlannedBooking;
-    const demand: PlannedDemand = {
-      ...bounced,
-      id: randomUUID(),
-      milestoneId: null,
-      demandType: 'MANUAL',
-      number: numbers.issue('demand', date, booking.number),
-      total: amount,
-      received: new Decimal(0),
-      status: 'PENDING',
-      dueDate: date,
-      date,
-      remarks: `Charges for bounced receipt ${receipt.number}: Insufficient funds`,
-      at,
-      modifiedAt: at,
+  /** Everything ready but receipts beyond `chunkReceipts` (the latest), which wait. */
+  const takeChunk = (): DemoPlanChunk => {
+    const byAt = (a: { at: number }, b: { at: number }) => a.at - b.at;
+    const receipts = ready.receipts.sort(byAt);
+    const later = receipts.length > chunkReceipts ? receipts.splice(chunkReceipts) : [];
+    const chunk = {
+      bookings: ready.bookings,
+      demands: ready.demands.sort(byAt),
+      splits: ready.splits.sort(byAt),
+      receipts,
+      issued: numbers.issued,
     };
-    plan.demands.push(demand);
-    demandsById.set(demand.id, demand);
-    const split: PlannedSplit = {
-      id: randomUUID(),
-      demandId: demand.id,
-      payerType: payer.payerType,
-      payerId: payer.payerId,
-      number: numbers.issue('demand-split', date, demand.number),
-      amount,
-      paid: new Decimal(0),
-      status: 'PENDING',
-      at,
-      modifiedAt: at,
-    };
-    plan.splits.push(split);
-    open.push(split);
-  }
+    ready = { bookings: [], demands: [], splits: [], receipts: later };
+    numbers.issued = [];
+    return chunk;
+  };
+  const settled = (open: OpenDemand) => {
+    ready.demands.push(open.demand);
+    for (const s of open.splits) ready.splits.push(s);
+    for (const r of open.receipts) ready.receipts.push(r);
+  };
 
-  /** A buyer who withdrew: a booking and its booking-amount demand, cancelled the same day. */
-  function withdrawnBooking(day: number): void {
-    const date = dateAt(day);
-    entriesToday = 50;
+  const newBooking = (): PlannedBooking => {
     const booking: PlannedBooking = {
-      id: randomUUID(),
-      number: numbers.issue('booking', date),
-      unitId: randomUUID(),
+      id: uuid(),
+      number: numbers.issue('booking', day),
+      unitId: uuid(),
       buyerName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
-      buyerId: randomUUID(),
-      date,
-      at: entryTime(day),
+      buyerId: uuid(),
+      date: dateText[day],
+      at: nextEntry(),
       cancelledAt: null,
       cancelReason: null,
     };
-    plan.bookings.push(booking);
-    const at = entryTime(day);
+    ready.bookings.push(booking);
+    return booking;
+  };
+
+  const addSplit = (
+    open: OpenDemand,
+    payerType: PayerType,
+    payerId: string,
+    amount: number,
+  ): PlannedSplit => {
+    const split: PlannedSplit = {
+      id: uuid(),
+      demandId: open.demand.id,
+      payerType,
+      payerId,
+      number: numbers.issue('demand-split', day, open.demand.number),
+      amount,
+      paid: 0,
+      status: 'PENDING',
+      at: open.demand.at,
+      modifiedAt: open.demand.at,
+    };
+    open.splits.push(split);
+    open.unpaid++;
+    pool.push({ split, owner: open });
+    return split;
+  };
+
+  /** The next milestone of an active unit, or a new booking's booking amount. */
+  const raiseDemand = () => {
+    let index = units.length < activeUnits ? -1 : Math.floor(random() * units.length);
+    if (index < 0) {
+      const booking = newBooking();
+      const lakhs = 40 + Math.floor(random() * 460); // 40 L to 5 Cr
+      units.push({ booking, price: lakhs * 100_000 * RUPEE, nextMilestone: 0 });
+      index = units.length - 1;
+    }
+    const unit = units[index];
+    const first = unit.nextMilestone === 0;
+    const total = Math.round(unit.price * (first ? 0.1 : 0.09));
+    const payers: [PayerType, number][] =
+      random() < 0.5
+        ? [
+            ['BUYER', 0.2],
+            ['BANK', 0.8],
+          ]
+        : random() < 0.5
+          ? [
+              ['BUYER', 0.6],
+              ['CO_BUYER', 0.4],
+            ]
+          : [
+              ['BUYER', 0.3],
+              ['CO_BUYER', 0.2],
+              ['BANK', 0.5],
+            ];
+    const at = nextEntry();
+    const { booking } = unit;
     const demand: PlannedDemand = {
-      id: randomUUID(),
+      id: uuid(),
+      bookingId: booking.id,
+      unitId: booking.unitId,
+      buyerName: booking.buyerName,
+      milestoneId: first ? null : uuid(),
+      demandType: first ? 'MANUAL' : 'MILESTONE',
+      number: numbers.issue('demand', day, booking.number),
+      total,
+      received: 0,
+      status: 'PENDING',
+      dueDate: dateText[Math.min(lastDay, day + 15 + Math.floor(random() * 30))],
+      date: dateText[day],
+      remarks: flat(
+        `${MILESTONES[unit.nextMilestone]} - ${first ? 'booking' : 'construction-linked'} instalment`,
+      ),
+      at,
+      modifiedAt: at,
+      cancelledAt: null,
+      cancelReason: null,
+    };
+    const open: OpenDemand = {
+      demand,
+      bookingNumber: booking.number,
+      splits: [],
+      receipts: [],
+      unpaid: 0,
+    };
+    let rest = total;
+    payers.forEach(([payerType, part], i) => {
+      const amount = i === payers.length - 1 ? rest : Math.round(total * part);
+      rest -= amount;
+      addSplit(open, payerType, payerType === 'BUYER' ? booking.buyerId : uuid(), amount);
+    });
+    unit.nextMilestone++;
+    if (unit.nextMilestone >= MILESTONES.length) {
+      units[index] = units[units.length - 1];
+      units.pop();
+    }
+  };
+
+  /** A MANUAL demand for a bounce's charges: same booking, one split to the same payer. */
+  const chargesDemand = (bounced: OpenDemand, payer: PlannedSplit, receipt: PlannedReceipt) => {
+    const at = nextEntry();
+    const open: OpenDemand = {
+      bookingNumber: bounced.bookingNumber,
+      demand: {
+        ...bounced.demand,
+        id: uuid(),
+        milestoneId: null,
+        demandType: 'MANUAL',
+        number: numbers.issue('demand', day, bounced.bookingNumber),
+        total: 590 * RUPEE,
+        received: 0,
+        status: 'PENDING',
+        dueDate: dateText[day],
+        date: dateText[day],
+        remarks: flat(`Charges for bounced receipt ${receipt.number}: Insufficient funds`),
+        at,
+        modifiedAt: at,
+      },
+      splits: [],
+      receipts: [],
+      unpaid: 0,
+    };
+    addSplit(open, payer.payerType, payer.payerId, 590 * RUPEE);
+  };
+
+  /** One payment today against a random open split; some bounce or are cancelled the same day. */
+  const receive = () => {
+    if (pool.length === 0) raiseDemand();
+    const index = Math.floor(random() * pool.length);
+    const { split, owner } = pool[index];
+    const { demand } = owner;
+    const pending = split.amount - split.paid;
+    const full = random() < 0.55 || pending < 10_000 * RUPEE;
+    const amount = full
+      ? pending
+      : random() < 0.3
+        ? Math.round(pending * (0.2 + random() * 0.5))
+        : Math.round((pending * (0.2 + random() * 0.5)) / RUPEE) * RUPEE;
+    const mode: PaymentMode =
+      split.payerType === 'BANK' ? pick(['NEFT', 'RTGS'] as const) : pick(PAYMENT_MODES);
+    const at = nextEntry();
+    const receipt: PlannedReceipt = {
+      id: uuid(),
+      splitId: split.id,
+      demandId: demand.id,
+      bookingId: demand.bookingId,
+      payerType: split.payerType,
+      number: numbers.issue('receipt', day),
+      amount,
+      paymentMode: mode,
+      transactionRef:
+        mode === 'CASH'
+          ? ''
+          : flat(
+              `${mode === 'CHEQUE' ? 'CHQ' : 'UTR'}${Math.floor(random() * 1e12)
+                .toString()
+                .padStart(12, '0')}`,
+            ),
+      date: dateText[day],
+      at,
+      status: 'ACTIVE',
+      statusReason: null,
+      statusChangedAt: null,
+      statusChangedOn: null,
+      write: ++writes,
+    };
+    owner.receipts.push(receipt);
+    planned++;
+    pay(split, demand, amount, at);
+    // A few cheques and drafts bounce (some with charges raised as a demand), and a few receipts
+    // are entered by mistake and cancelled, the same day.
+    const paper = mode === 'CHEQUE' || mode === 'DEMAND_DRAFT';
+    if (random() < (paper ? 0.08 : 0.02)) {
+      const changedAt = at + 3 * 3_600_000;
+      receipt.status = paper ? 'BOUNCED' : 'CANCELLED';
+      receipt.statusReason = paper ? 'Insufficient funds' : 'Entered against the wrong unit';
+      receipt.statusChangedAt = changedAt;
+      receipt.statusChangedOn = dateText[day];
+      writes++;
+      pay(split, demand, -amount, changedAt);
+      if (paper && random() < 0.5) chargesDemand(owner, split, receipt);
+    }
+    if (split.paid === split.amount) {
+      pool[index] = pool[pool.length - 1];
+      pool.pop();
+      if (--owner.unpaid === 0) settled(owner);
+    }
+  };
+
+  for (day = 0; day <= lastDay; day++) {
+    const quota = quotas[day];
+    // Entries a day: receipts, demands, bookings, charges; spaced to fit the office day.
+    entryStep = Math.max(
+      1,
+      Math.min(60_000, Math.floor(OFFICE_DAY_MS / (2 * quota + 2 * demandsPerDay + 10))),
+    );
+    entryAt = start + day * DAY_MS + OFFICE_OPENS_MS - entryStep;
+    for (let k = 0; k < demandsPerDay && pool.length < poolTarget; k++) raiseDemand();
+    for (let i = 0; i < quota; i++) {
+      receive();
+      if (ready.receipts.length >= chunkReceipts) yield takeChunk();
+    }
+  }
+  day = lastDay;
+  withdrawnBooking();
+  // Whatever is still open (pending, partly paid, overdue) goes out as it stands.
+  const stillOpen = new Set<OpenDemand>();
+  for (const { owner } of pool) stillOpen.add(owner);
+  for (const open of stillOpen) settled(open);
+  const counters = numbers.summary();
+  do yield takeChunk();
+  while (ready.receipts.length > 0);
+  if (planned !== target) throw new Error(`planned ${planned} receipts instead of ${target}`);
+  return { receipts: planned, counters, receiptWrites: writes };
+
+  /** A buyer who withdrew: a booking and its booking-amount demand, cancelled the same day. */
+  function withdrawnBooking(): void {
+    const booking = newBooking();
+    const at = nextEntry();
+    const cancelledAt = at + 2 * 3_600_000;
+    const reason = 'Buyer withdrew from the booking';
+    booking.cancelledAt = cancelledAt;
+    booking.cancelReason = reason;
+    const demand: PlannedDemand = {
+      id: uuid(),
       bookingId: booking.id,
       unitId: booking.unitId,
       buyerName: booking.buyerName,
       milestoneId: null,
       demandType: 'MANUAL',
-      number: numbers.issue('demand', date, booking.number),
-      total: new Decimal(500_000),
-      received: new Decimal(0),
-      status: 'PENDING',
-      dueDate: dateAt(day + 15),
-      date,
+      number: numbers.issue('demand', day, booking.number),
+      total: 500_000 * RUPEE,
+      received: 0,
+      status: 'CANCELLED',
+      dueDate: dateText[day + 15],
+      date: dateText[day],
       remarks: 'Booking amount - booking instalment',
       at,
-      modifiedAt: at,
-      cancelledAt: null,
-      cancelReason: null,
+      modifiedAt: cancelledAt,
+      cancelledAt,
+      cancelReason: reason,
     };
-    plan.demands.push(demand);
-    const split: PlannedSplit = {
-      id: randomUUID(),
+    ready.demands.push(demand);
+    ready.splits.push({
+      id: uuid(),
       demandId: demand.id,
       payerType: 'BUYER',
       payerId: booking.buyerId,
-      number: numbers.issue('demand-split', date, demand.number),
+      number: numbers.issue('demand-split', day, demand.number),
       amount: demand.total,
-      paid: new Decimal(0),
-      status: 'PENDING',
+      paid: 0,
+      status: 'CANCELLED',
       at,
-      modifiedAt: at,
-    };
-    plan.splits.push(split);
-    const cancelledAt = new Date(at.getTime() + 2 * 3_600_000);
-    const reason = 'Buyer withdrew from the booking';
-    booking.cancelledAt = cancelledAt;
-    booking.cancelReason = reason;
-    demand.status = 'CANCELLED';
-    demand.cancelledAt = cancelledAt;
-    demand.cancelReason = reason;
-    demand.modifiedAt = cancelledAt;
-    split.status = 'CANCELLED';
-    split.modifiedAt = cancelledAt;
-    plan.receiptWrites++;
+      modifiedAt: cancelledAt,
+    });
+    writes++;
   }
 }
 
-/** Moves a split and its demand exactly as ReceiptWritesService does (statuses included). */
-function pay(split: PlannedSplit, demand: PlannedDemand, delta: Decimal, at: Date): void {
-  const s = applyPayment(
-    { total: split.amount.toFixed(2), paid: split.paid.toFixed(2), status: split.status },
-    delta,
-  );
-  const d = applyPayment(
-    { total: demand.total.toFixed(2), paid: demand.received.toFixed(2), status: demand.status },
-    delta,
-  );
-  split.paid = new Decimal(s.paid);
-  split.status = s.status;
-  split.modifiedAt = at;
-  demand.received = new Decimal(d.paid);
-  demand.status = d.status;
-  demand.modifiedAt = at;
+/** The whole plan in memory: for tests and small sizes (the seed writes chunk by chunk). */
+export function planDemoTenant(input: PlanInput): DemoPlan {
+  const plan: DemoPlan = {
+    bookings: [],
+    demands: [],
+    splits: [],
+    receipts: [],
+    issued: [],
+    counters: [],
+    receiptWrites: 0,
+  };
+  const chunks = planDemoChunks(input);
+  for (;;) {
+    const next = chunks.next();
+    if (next.done) {
+      plan.counters = next.value.counters;
+      plan.receiptWrites = next.value.receiptWrites;
+      break;
+    }
+    const chunk = next.value;
+    for (const key of ['bookings', 'demands', 'splits', 'receipts', 'issued'] as const) {
+      const into = plan[key] as unknown[];
+      for (const row of chunk[key]) into.push(row);
+    }
+  }
+  const byAt = (a: { at: number }, b: { at: number }) => a.at - b.at;
+  plan.demands.sort(byAt);
+  plan.splits.sort(byAt);
+  plan.receipts.sort(byAt);
+  return plan;
 }

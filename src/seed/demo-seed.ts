@@ -12,7 +12,7 @@ import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { TenantsService } from '@/common/tenancy/tenants.service';
 import { Tenant } from '@/common/tenancy/tenant.entity';
-import { DemoPlan, PlanInput, planDemoTenant } from './demo-plan';
+import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 
 export interface DemoTenantSpec {
   key: string;
@@ -27,29 +27,49 @@ export const DEMO_TENANTS: DemoTenantSpec[] = [
 
 const ACTOR = 'demo-seed';
 
+/** A progress line this often on a large seed (the service listens only once it is done). */
+const PROGRESS_EVERY = 100_000;
+
 /**
- * Demo data for local use: two tenants with a realistic history over the last 18 months. The
- * history is planned in memory (`planDemoTenant`, same rules as the API) and written with one
- * set-based INSERT per table, in one transaction, as the application role under row-level
- * security - a few hundred milliseconds instead of thousands of HTTP-service calls. Runs only
- * when the tenant `demo` does not exist yet; a failed seed leaves nothing behind.
+ * Demo data for local use: two tenants with a realistic history over the last 18 months, exactly
+ * DEMO_RECEIPTS_PER_TENANT receipts each. The history is planned in memory (`planDemoChunks`,
+ * same rules as the API) chunk by chunk and written set-based - one statement per chunk of
+ * 10,000 receipts, an INSERT ... SELECT FROM unnest(...) per table - in one transaction, as the
+ * application role under row-level security. Runs only when the tenant `demo` does not exist
+ * yet; a failed seed leaves nothing behind.
  */
 export async function seedDemoData(app: INestApplicationContext, config: AppConfig): Promise<void> {
   const logger = new Logger('DemoSeed');
   if (await app.get(TenantsService).findActiveByKey('demo')) return;
   const started = Date.now();
-  const counts = await seedDemoTenants(app, DEMO_TENANTS, config.demoReceiptsPerTenant);
+  const target = config.demoReceiptsPerTenant;
+  // The service listens once the seed is done: say what is happening now, not then (Nest holds
+  // start-up logs back until the application is initialised).
+  app.flushLogs();
+  logger.log(`Seeding ${DEMO_TENANTS.length} demo tenants, ${target} receipts each`);
+  const logged = new Map<string, number>();
+  const counts = await seedDemoTenants(app, DEMO_TENANTS, target, (key, receipts) => {
+    const step = Math.floor(receipts / PROGRESS_EVERY);
+    if (step > (logged.get(key) ?? 0) && receipts < target) {
+      logged.set(key, step);
+      logger.log(`Seeding tenant ${key}: ${receipts} of ${target} receipts`);
+    }
+  });
   for (const [key, count] of Object.entries(counts)) {
     logger.log(`Seeded tenant ${key}: ${count} receipts`);
   }
   logger.log(`Demo data ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Creates the tenants and their histories in one transaction; returns receipts per tenant. */
+/**
+ * Creates the tenants and their histories (exactly `receiptsPerTenant` receipts each) in one
+ * transaction; returns receipts per tenant. `progress` hears of every chunk written.
+ */
 export async function seedDemoTenants(
   app: INestApplicationContext,
   specs: DemoTenantSpec[],
   receiptsPerTenant: number,
+  progress?: (key: string, receipts: number) => void,
 ): Promise<Record<string, number>> {
   const txHost = app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost);
   const provisioning = app.get(TenantProvisioningService);
@@ -61,9 +81,10 @@ export async function seedDemoTenants(
         const tenant = await provisioning.create({ key: spec.key, name: spec.name }, ACTOR);
         const em = txHost.tx;
         await bindTenant(em, tenant.id);
-        const plan = planDemoTenant(await planInput(em, tenant, spec.seed, receiptsPerTenant));
-        await writePlan(em, tenant.id, plan);
-        counts[spec.key] = plan.receipts.length;
+        const input = await planInput(em, tenant, spec.seed, receiptsPerTenant);
+        counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
+          progress?.(spec.key, receipts),
+        );
       }
     }),
   );
@@ -102,160 +123,199 @@ async function planInput(
   };
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** `'epoch' + ms`: instants travel as epoch milliseconds (bigint), exact to the millisecond. */
+const instant = (ms: string) => `(timestamptz 'epoch' + ${ms} * interval '1 millisecond')`;
+/** Amounts travel as paise (bigint). */
+const money = (paise: string) => `(${paise}::numeric / 100)`;
 
-/** One INSERT ... SELECT FROM unnest(...) per table; every row carries the tenant id. */
-async function writePlan(em: EntityManager, tenantId: string, plan: DemoPlan): Promise<void> {
-  const b = plan.bookings;
-  await em.query(
-    `INSERT INTO bookings (tenant_id, id, booking_number, unit_id, buyer_name, buyer_id,
-                           booking_date, status, created_at, created_by, cancel_reason,
-                           cancelled_at, cancelled_by)
-     SELECT $1, t.id, t.number, t.unit_id, t.buyer_name, t.buyer_id, t.date,
-            CASE WHEN t.cancelled_at IS NULL THEN 'ACTIVE' ELSE 'CANCELLED' END, t.at, $2,
-            t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END
-       FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::uuid[], $8::date[],
-                   $9::timestamptz[], $10::text[], $11::timestamptz[])
-         AS t(id, number, unit_id, buyer_name, buyer_id, date, at, reason, cancelled_at)`,
-    [
-      tenantId,
-      ACTOR,
-      b.map((x) => x.id),
-      b.map((x) => x.number),
-      b.map((x) => x.unitId),
-      b.map((x) => x.buyerName),
-      b.map((x) => x.buyerId),
-      b.map((x) => x.date),
-      b.map((x) => iso(x.at)),
-      b.map((x) => x.cancelReason),
-      b.map((x) => iso(x.cancelledAt)),
-    ],
-  );
-  const d = plan.demands;
-  await em.query(
-    `INSERT INTO demands (tenant_id, id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
-                          demand_number, total_amount, received_amount, due_date, demand_date,
-                          remarks, status, created_at, created_by, modified_at, cancel_reason,
+/**
+ * One statement per chunk: an INSERT ... SELECT FROM unnest(...) per table, joined as data-modifying
+ * CTEs (the foreign keys are checked at the end of the statement, when every table has its rows).
+ * Every row carries the tenant id; receipts carry the search version of the write that recorded
+ * them ($2 + their write number).
+ */
+const CHUNK_SQL = `
+  WITH bookings_in AS (
+    INSERT INTO bookings (tenant_id, id, booking_number, unit_id, buyer_name, buyer_id,
+                          booking_date, status, created_at, created_by, cancel_reason,
                           cancelled_at, cancelled_by)
-     SELECT $1, t.id, t.booking_id, t.unit_id, t.buyer_name, t.milestone_id, t.demand_type,
-            t.number, t.total, t.received, t.due, t.date, t.remarks, t.status, t.at, $2, t.modified,
-            t.reason, t.cancelled_at, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $2 END
-       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::uuid[], $8::text[],
-                   $9::text[], $10::numeric[], $11::numeric[], $12::date[], $13::date[],
-                   $14::text[], $15::text[], $16::timestamptz[], $17::timestamptz[],
-                   $18::text[], $19::timestamptz[])
-         AS t(id, booking_id, unit_id, buyer_name, milestone_id, demand_type, number, total,
-              received, due, date, remarks, status, at, modified, reason, cancelled_at)`,
-    [
-      tenantId,
-      ACTOR,
-      d.map((x) => x.id),
-      d.map((x) => x.bookingId),
-      d.map((x) => x.unitId),
-      d.map((x) => x.buyerName),
-      d.map((x) => x.milestoneId),
-      d.map((x) => x.demandType),
-      d.map((x) => x.number),
-      d.map((x) => x.total.toFixed(2)),
-      d.map((x) => x.received.toFixed(2)),
-      d.map((x) => x.dueDate),
-      d.map((x) => x.date),
-      d.map((x) => x.remarks),
-      d.map((x) => x.status),
-      d.map((x) => iso(x.at)),
-      d.map((x) => iso(x.modifiedAt)),
-      d.map((x) => x.cancelReason),
-      d.map((x) => iso(x.cancelledAt)),
-    ],
+    SELECT $1, t.id, t.number, t.unit_id, t.buyer_name, t.buyer_id, t.date,
+           CASE WHEN t.cancelled_at IS NULL THEN 'ACTIVE' ELSE 'CANCELLED' END, ${instant('t.at')},
+           $3, t.reason, ${instant('t.cancelled_at')},
+           CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $3 END
+      FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::uuid[], $9::date[],
+                  $10::bigint[], $11::text[], $12::bigint[])
+        AS t(id, number, unit_id, buyer_name, buyer_id, date, at, reason, cancelled_at)
+  ), demands_in AS (
+    INSERT INTO demands (tenant_id, id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
+                         demand_number, total_amount, received_amount, due_date, demand_date,
+                         remarks, status, created_at, created_by, modified_at, cancel_reason,
+                         cancelled_at, cancelled_by)
+    SELECT $1, t.id, t.booking_id, t.unit_id, t.buyer_name, t.milestone_id, t.demand_type,
+           t.number, ${money('t.total')}, ${money('t.received')}, t.due, t.date, t.remarks,
+           t.status, ${instant('t.at')}, $3, ${instant('t.modified')}, t.reason,
+           ${instant('t.cancelled_at')}, CASE WHEN t.cancelled_at IS NULL THEN NULL ELSE $3 END
+      FROM unnest($13::uuid[], $14::uuid[], $15::uuid[], $16::text[], $17::uuid[], $18::text[],
+                  $19::text[], $20::bigint[], $21::bigint[], $22::date[], $23::date[],
+                  $24::text[], $25::text[], $26::bigint[], $27::bigint[], $28::text[],
+                  $29::bigint[])
+        AS t(id, booking_id, unit_id, buyer_name, milestone_id, demand_type, number, total,
+             received, due, date, remarks, status, at, modified, reason, cancelled_at)
+  ), splits_in AS (
+    INSERT INTO demand_splits (tenant_id, id, demand_id, payer_type, payer_id, demand_split_number,
+                               amount, paid_amount, status, created_at, modified_at)
+    SELECT $1, t.id, t.demand_id, t.payer_type, t.payer_id, t.number, ${money('t.amount')},
+           ${money('t.paid')}, t.status, ${instant('t.at')}, ${instant('t.modified')}
+      FROM unnest($30::uuid[], $31::uuid[], $32::text[], $33::uuid[], $34::text[], $35::bigint[],
+                  $36::bigint[], $37::text[], $38::bigint[], $39::bigint[])
+        AS t(id, demand_id, payer_type, payer_id, number, amount, paid, status, at, modified)
+  ), receipts_in AS (
+    INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type,
+                          receipt_number, amount, payment_mode, transaction_ref, received_date,
+                          status, status_reason, status_changed_at, status_changed_on,
+                          status_changed_by, created_at, created_by, modified_at,
+                          inserted_version)
+    SELECT $1, t.id, t.split_id, t.demand_id, t.booking_id, t.payer_type, t.number,
+           ${money('t.amount')}, t.mode, t.ref, t.date, t.status, t.reason,
+           ${instant('t.changed_at')}, t.changed_on,
+           CASE WHEN t.changed_at IS NULL THEN NULL ELSE $3 END, ${instant('t.at')}, $3,
+           ${instant('coalesce(t.changed_at, t.at)')}, $2::bigint + t.write
+      FROM unnest($40::uuid[], $41::uuid[], $42::uuid[], $43::uuid[], $44::text[], $45::text[],
+                  $46::bigint[], $47::text[], $48::text[], $49::date[], $50::text[],
+                  $51::text[], $52::bigint[], $53::date[], $54::bigint[], $55::bigint[])
+        AS t(id, split_id, demand_id, booking_id, payer_type, number, amount, mode, ref, date,
+             status, reason, changed_at, changed_on, at, write)
+  )
+  INSERT INTO issued_numbers (tenant_id, document_type, number)
+  SELECT $1, t.type, t.number FROM unnest($56::text[], $57::text[]) AS t(type, number)`;
+
+/** Writes one chunk of the plan (one round trip). */
+function writeChunk(
+  em: EntityManager,
+  tenantId: string,
+  baseVersion: string,
+  chunk: DemoPlanChunk,
+): Promise<unknown> {
+  const { bookings: b, demands: d, splits: s, receipts: r, issued } = chunk;
+  return em.query(CHUNK_SQL, [
+    tenantId,
+    baseVersion,
+    ACTOR,
+    b.map((x) => x.id),
+    b.map((x) => x.number),
+    b.map((x) => x.unitId),
+    b.map((x) => x.buyerName),
+    b.map((x) => x.buyerId),
+    b.map((x) => x.date),
+    b.map((x) => x.at),
+    b.map((x) => x.cancelReason),
+    b.map((x) => x.cancelledAt),
+    d.map((x) => x.id),
+    d.map((x) => x.bookingId),
+    d.map((x) => x.unitId),
+    d.map((x) => x.buyerName),
+    d.map((x) => x.milestoneId),
+    d.map((x) => x.demandType),
+    d.map((x) => x.number),
+    d.map((x) => x.total),
+    d.map((x) => x.received),
+    d.map((x) => x.dueDate),
+    d.map((x) => x.date),
+    d.map((x) => x.remarks),
+    d.map((x) => x.status),
+    d.map((x) => x.at),
+    d.map((x) => x.modifiedAt),
+    d.map((x) => x.cancelReason),
+    d.map((x) => x.cancelledAt),
+    s.map((x) => x.id),
+    s.map((x) => x.demandId),
+    s.map((x) => x.payerType),
+    s.map((x) => x.payerId),
+    s.map((x) => x.number),
+    s.map((x) => x.amount),
+    s.map((x) => x.paid),
+    s.map((x) => x.status),
+    s.map((x) => x.at),
+    s.map((x) => x.modifiedAt),
+    r.map((x) => x.id),
+    r.map((x) => x.splitId),
+    r.map((x) => x.demandId),
+    r.map((x) => x.bookingId),
+    r.map((x) => x.payerType),
+    r.map((x) => x.number),
+    r.map((x) => x.amount),
+    r.map((x) => x.paymentMode),
+    r.map((x) => x.transactionRef),
+    r.map((x) => x.date),
+    r.map((x) => x.status),
+    r.map((x) => x.statusReason),
+    r.map((x) => x.statusChangedAt),
+    r.map((x) => x.statusChangedOn),
+    r.map((x) => x.at),
+    r.map((x) => x.write),
+    issued.map((x) => x.documentType),
+    issued.map((x) => x.number),
+  ]);
+}
+
+/**
+ * Writes a tenant's plan chunk by chunk, planning the next chunk while PostgreSQL writes the
+ * previous one; then the search version and the counters. Returns the receipts written.
+ */
+async function writePlan(
+  em: EntityManager,
+  tenantId: string,
+  chunks: Generator<DemoPlanChunk, DemoPlanSummary, void>,
+  progress?: (receipts: number) => void,
+): Promise<number> {
+  const [{ version: baseVersion }] = await em.query<{ version: string }[]>(
+    `SELECT coalesce(max(version), 0)::text AS version FROM receipt_search_versions
+      WHERE tenant_id = $1`,
+    [tenantId],
   );
-  const s = plan.splits;
+  let writing: Promise<unknown> | undefined;
+  let written = 0;
+  let summary: DemoPlanSummary;
+  try {
+    for (;;) {
+      const next = chunks.next();
+      await writing;
+      if (next.done) {
+        summary = next.value;
+        break;
+      }
+      const receipts = next.value.receipts.length;
+      writing = writeChunk(em, tenantId, baseVersion, next.value).then(() =>
+        progress?.((written += receipts)),
+      );
+      // Settled even if planning the next chunk throws (no unhandled rejection); awaited above.
+      writing.catch(() => undefined);
+    }
+  } finally {
+    await writing?.catch(() => undefined);
+  }
+  // The search version as the writes would have left it: every receipt write counted, and no
+  // count cached before survives it.
   await em.query(
-    `INSERT INTO demand_splits (tenant_id, id, demand_id, payer_type, payer_id,
-                                demand_split_number, amount, paid_amount, status, created_at,
-                                modified_at)
-     SELECT $1, t.id, t.demand_id, t.payer_type, t.payer_id, t.number, t.amount, t.paid,
-            t.status, t.at, t.modified
-       FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::numeric[],
-                   $8::numeric[], $9::text[], $10::timestamptz[], $11::timestamptz[])
-         AS t(id, demand_id, payer_type, payer_id, number, amount, paid, status, at, modified)`,
-    [
-      tenantId,
-      s.map((x) => x.id),
-      s.map((x) => x.demandId),
-      s.map((x) => x.payerType),
-      s.map((x) => x.payerId),
-      s.map((x) => x.number),
-      s.map((x) => x.amount.toFixed(2)),
-      s.map((x) => x.paid.toFixed(2)),
-      s.map((x) => x.status),
-      s.map((x) => iso(x.at)),
-      s.map((x) => iso(x.modifiedAt)),
-    ],
-  );
-  // Search versions as the writes would have left them; the receipts carry the last one (their
-  // inserts and cancels are one write here) and no count cached before survives it.
-  const [{ version }] = await em.query<{ version: string }[]>(
     `INSERT INTO receipt_search_versions AS v (tenant_id, version, receipt_status_version,
                                                demand_status_version, reset_version)
      VALUES ($1, $2, $2, $2, $2)
      ON CONFLICT (tenant_id) DO UPDATE
         SET version = v.version + $2, receipt_status_version = v.version + $2,
-            demand_status_version = v.version + $2, reset_version = v.version + $2
-     RETURNING version::text AS version`,
-    [tenantId, plan.receiptWrites],
+            demand_status_version = v.version + $2, reset_version = v.version + $2`,
+    [tenantId, summary.receiptWrites],
   );
-  const r = plan.receipts;
-  await em.query(
-    `INSERT INTO receipts (tenant_id, id, demand_split_id, demand_id, booking_id, payer_type,
-                           receipt_number, amount, payment_mode, transaction_ref, received_date,
-                           status, status_reason, status_changed_at, status_changed_on,
-                           status_changed_by, created_at, created_by, modified_at,
-                           inserted_version)
-     SELECT $1, t.id, t.split_id, t.demand_id, t.booking_id, t.payer_type, t.number, t.amount,
-            t.mode, t.ref, t.date, t.status, t.reason, t.changed_at, t.changed_on,
-            CASE WHEN t.changed_at IS NULL THEN NULL ELSE $2 END,
-            t.at, $2, coalesce(t.changed_at, t.at), $18
-       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::text[],
-                   $9::numeric[], $10::text[], $11::text[], $12::date[], $13::text[],
-                   $14::text[], $15::timestamptz[], $16::date[], $17::timestamptz[])
-         AS t(id, split_id, demand_id, booking_id, payer_type, number, amount, mode, ref, date,
-              status, reason, changed_at, changed_on, at)`,
-    [
-      tenantId,
-      ACTOR,
-      r.map((x) => x.id),
-      r.map((x) => x.splitId),
-      r.map((x) => x.demandId),
-      r.map((x) => x.bookingId),
-      r.map((x) => x.payerType),
-      r.map((x) => x.number),
-      r.map((x) => x.amount.toFixed(2)),
-      r.map((x) => x.paymentMode),
-      r.map((x) => x.transactionRef),
-      r.map((x) => x.date),
-      r.map((x) => x.status),
-      r.map((x) => x.statusReason),
-      r.map((x) => iso(x.statusChangedAt)),
-      r.map((x) => x.statusChangedOn),
-      r.map((x) => iso(x.at)),
-      version,
-    ],
-  );
-  // What the allocator leaves behind: every number recorded, each counter at its next value.
-  await em.query(
-    `INSERT INTO issued_numbers (tenant_id, document_type, number)
-     SELECT $1, t.type, t.number FROM unnest($2::text[], $3::text[]) AS t(type, number)`,
-    [tenantId, plan.issued.map((x) => x.documentType), plan.issued.map((x) => x.number)],
-  );
+  // What the allocator leaves behind: each counter at its next value.
   await em.query(
     `INSERT INTO number_counters (tenant_id, document_type, counter_key, next_value)
      SELECT $1, t.type, t.key, t.next FROM unnest($2::text[], $3::text[], $4::bigint[])
        AS t(type, key, next)`,
     [
       tenantId,
-      plan.counters.map((x) => x.documentType),
-      plan.counters.map((x) => x.counterKey),
-      plan.counters.map((x) => x.nextValue.toString()),
+      summary.counters.map((x) => x.documentType),
+      summary.counters.map((x) => x.counterKey),
+      summary.counters.map((x) => x.nextValue.toString()),
     ],
   );
+  return summary.receipts;
 }

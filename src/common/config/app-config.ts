@@ -197,9 +197,10 @@ class EnvironmentVariables {
   @IsBoolean()
   SEED_DEMO_DATA?: boolean;
 
+  /** Exactly this many receipts in each demo tenant (no demo data: SEED_DEMO_DATA=false). */
   @Transform(toInt)
   @IsInt()
-  @Min(0)
+  @Min(1)
   @Max(1_000_000)
   DEMO_RECEIPTS_PER_TENANT = 3000;
 
