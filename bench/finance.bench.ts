@@ -8,9 +8,9 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { pageStatement, SearchTable } from '@/common/search/search-page';
-import { parseSearchRequest } from '@/common/search/search-request';
-import { SearchCatalogue } from '@/common/search/search-catalogue';
+import { pageStatement, SearchTable } from '@/search/search-page';
+import { parseSearchRequest } from '@/search/search-request';
+import { SearchCatalogue } from '@/search/search-catalogue';
 import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
 import { BOOKING_COLUMNS } from '@/bookings/dto/booking.view';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';

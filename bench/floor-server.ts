@@ -26,21 +26,21 @@ import {
   IDEMPOTENCY_FIND_SQL,
   IDEMPOTENCY_LOCK_SQL,
   idempotencyLockKey,
-} from '@/common/idempotency/idempotency.sql';
-import { requestHash } from '@/common/idempotency/idempotency.interceptor';
+} from '@/platform/idempotency/idempotency.sql';
+import { requestHash } from '@/http/idempotency/idempotency.interceptor';
 import {
   COMMIT_RETURNING_POSITION_SQL,
   lsnToToken,
   positionOfCommit,
-} from '@/common/replicas/consistency-token';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { decimalFromJson } from '@/common/validation/field-validators';
+} from '@/platform/replicas/consistency-token';
+import { TenantContext } from '@/common/tenant-context';
+import { decimalFromJson } from '@/common/field-validators';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { counterKey, renderNumber } from '@/numbering/number-pattern';
 import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
-import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/common/outbox/outbox.sql';
+import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -53,10 +53,10 @@ import {
 import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
 import { searchPage } from '@/receipts/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
-import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
-import { TENANT_CACHE_TTL_MS } from '@/common/tenancy/tenants.service';
+import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
+import { TENANT_CACHE_TTL_MS } from '@/http/tenancy/tenants.service';
 import { NUMBERING_SETTINGS_SQL, NumberingSettings } from '@/numbering/numbering-settings';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
 export interface FloorOptions {
   appUrl: string;

@@ -3,18 +3,18 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
-import { AppConfig } from '@/common/config/app-config';
-import { Metrics } from '@/common/metrics/metrics';
-import { bodyParserErrors } from '@/common/errors/body-parser-errors';
+import { AppConfig } from '@/platform/config/app-config';
+import { Metrics } from '@/platform/metrics/metrics';
+import { bodyParserErrors } from '@/http/errors/body-parser-errors';
 import {
   contentEncodingGuard,
   markInvalidUtf8,
   requestBodyGuard,
-} from '@/common/errors/request-body-guard';
-import { applyCors } from '@/common/http/cors';
-import { applyServerTimeouts } from '@/common/http/server-timeouts';
-import { trustProxySetting } from '@/common/http/trusted-proxies';
-import { setupSwagger } from '@/common/swagger';
+} from '@/http/errors/request-body-guard';
+import { applyCors } from '@/platform/server/cors';
+import { applyServerTimeouts } from '@/platform/server/server-timeouts';
+import { trustProxySetting } from '@/platform/server/trusted-proxies';
+import { setupSwagger } from '@/http/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
 export async function createApp(

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { createApp } from '@/app.factory';
-import { ConfigError, loadConfig } from '@/common/config/app-config';
-import { GracefulShutdown } from '@/common/lifecycle/graceful-shutdown';
-import { applyHeapGrowth } from '@/common/lifecycle/heap-growth';
-import { lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { ConfigError, loadConfig } from '@/platform/config/app-config';
+import { GracefulShutdown } from '@/platform/lifecycle/graceful-shutdown';
+import { applyHeapGrowth } from '@/platform/lifecycle/heap-growth';
+import { lifecycleState } from '@/platform/lifecycle/lifecycle-state';
 import { prepareDatabase } from '@/database/database-bootstrap';
 import { describeEmbeddedLocation } from '@/database/state-location';
 import { seedDemoData } from '@/seed/demo-seed';

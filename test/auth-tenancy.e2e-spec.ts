@@ -1,7 +1,7 @@
 import { sign } from 'jsonwebtoken';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, ownerDataSource, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { as, token } from './support/tokens';
 import { createDemand, post, receiptBody } from './support/factories';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Page } from 'playwright-core';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createDemand, receiptBody, searchReceipts } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { token } from './support/tokens';

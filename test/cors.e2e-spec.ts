@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 import { createDemand, receiptBody, recordReceipt } from './support/factories';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { cancelReceipt, createDemand, recordReceipt, split } from './support/factories';
 import { pdfText } from './support/pdf-text';
 import { binaryBody } from './support/binary-body';

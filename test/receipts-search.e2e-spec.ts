@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { parseSearchRequest } from '@/receipts/search/search-request';
 import { compileSearch } from '@/receipts/search/search-sql';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   compareText,
   defaultOrder,

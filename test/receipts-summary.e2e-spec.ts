@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import request from 'supertest';
 import { SUMMARY_GROUPS } from '@/receipts/summary/receipt-summary';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   cancelReceipt,
   createDemand,

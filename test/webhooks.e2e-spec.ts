@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { HousekeepingService } from '@/housekeeping/housekeeping.service';
 import { verifySignature } from '@/webhooks/webhook-signature';
 import { createBooking, createDemand, get, post, recordReceipt, split } from './support/factories';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { AppError } from '@/common/app-error';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
 import { parseLocalDate } from '@/common/dates/local-date';
-import { pageStatement, PageRow, settlePage, toPage } from '@/common/search/search-page';
-import { parseSearchRequest, RawSearchQuery } from '@/common/search/search-request';
+import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BOOKING_SEARCH, BOOKING_TABLE } from './booking-search';
 import { BookingPage } from './dto/booking-search.dto';

@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { ApiIdParam } from '@/common/swagger';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
+import { ApiIdParam } from '@/http/swagger';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { BookingView } from '@/bookings/dto/booking.view';
 import { DemandView } from '@/demands/dto/demand-views';
 import { CancellationsService } from './cancellations.service';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { AppError } from '@/common/app-error';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
 import { bookingNotFound, BookingsService } from '@/bookings/bookings.service';
 import { BookingView } from '@/bookings/dto/booking.view';
 import { DemandsService } from '@/demands/demands.service';

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import { AppConfig } from '@/common/config/app-config';
+import { AppConfig } from '@/platform/config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { SupervisorLog } from './embedded-supervisor';
-import { loadOrCreateLocalSecrets } from '@/common/config/local-secrets';
+import { loadOrCreateLocalSecrets } from '@/platform/config/local-secrets';
 import { runMigrations } from './migrate';
 
 export const APP_ROLE = 'finance_app';

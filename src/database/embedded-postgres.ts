@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
-import { LifecycleState, lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { LifecycleState, lifecycleState } from '@/platform/lifecycle/lifecycle-state';
 import {
   EmbeddedSupervisor,
   importWithoutExitHooks,

@@ -5,8 +5,8 @@
  * trigram index, and demands are a tenth of receipts; see docs/search.md).
  */
 import { DEMAND_STATUSES, DEMAND_TYPES } from '@/common/domain/enums';
-import { field, SearchCatalogue } from '@/common/search/search-catalogue';
-import { SearchTable } from '@/common/search/search-page';
+import { field, SearchCatalogue } from '@/search/search-catalogue';
+import { SearchTable } from '@/search/search-page';
 
 const SORT_COLUMNS = {
   dueDate: 'due_date',

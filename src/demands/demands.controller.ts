@@ -1,19 +1,20 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiIdParam } from '@/common/swagger';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { ApiIdParam } from '@/http/swagger';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { DemandsService } from './demands.service';
-import { ApiSearchQuery } from '@/common/search/search-swagger';
-import type { RawSearchQuery } from '@/common/search/search-request';
+import { ApiSearchQuery } from '@/search/search-swagger';
+import type { RawSearchQuery } from '@/search/search-request';
 import { DEMAND_SEARCH } from './demand-search';
 import { DemandPage, DemandSearchFilterDto } from './dto/demand-search.dto';
 import { CreateDemandRequest } from './dto/create-demand.request';
 import { DemandView } from './dto/demand-views';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
+import { ReplicaRead } from '@/platform/replicas/read-replicas';
 
 @ApiTags('demands')
 @Controller('demands')

@@ -1,11 +1,12 @@
 import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { ApiIdParam } from '@/common/swagger';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { ApiIdParam } from '@/http/swagger';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { DocumentQuery, ReceiptDocumentsService } from './receipt-documents.service';
 
 @ApiTags('receipts')

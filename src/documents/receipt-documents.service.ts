@@ -1,10 +1,10 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { AppError } from '@/common/app-error';
+import { TenantContext } from '@/common/tenant-context';
 import { ReceiptsService } from '@/receipts/receipts.service';
-import { TenantsService } from '@/common/tenancy/tenants.service';
+import { TenantsService } from '@/http/tenancy/tenants.service';
 import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
 
 export interface DocumentQuery {

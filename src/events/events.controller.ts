@@ -1,13 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { EVENT_TYPES } from '@/common/outbox/outbox.service';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { ApiCursorQuery } from '@/common/validation/cursor-query';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { EVENT_TYPES } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { ApiCursorQuery } from '@/http/cursor-query';
 import { EventPage } from './dto/event.view';
 import { EVENTS_LIMITS, EventsQuery, EventsService } from './events.service';
-import { PrimaryOnly } from '@/common/replicas/read-replicas';
+import { PrimaryOnly } from '@/platform/replicas/read-replicas';
 
 @ApiTags('events')
 @Controller('events')

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError, FieldError } from '@/common/errors/app-error';
-import { EVENT_TYPES, EventType } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { parseCursorQuery, refuseInvalidQuery } from '@/common/validation/cursor-query';
+import { AppError, FieldError } from '@/common/app-error';
+import { EVENT_TYPES, EventType } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
+import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
 import { EventPage } from './dto/event.view';
 
 export interface EventsQuery {

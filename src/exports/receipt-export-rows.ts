@@ -2,7 +2,7 @@
  * The rows of a receipt export (contract §7.2): the columns, in order, and how one database row
  * becomes one record. Shared by the CSV and the XLSX writers so both carry the same cells.
  */
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TenantContext } from '@/common/tenant-context';
 import { ReceiptRow } from '@/receipts/dto/receipt.view';
 
 /** A ReceiptRow plus the creation columns the export adds. */

@@ -8,14 +8,15 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
-import { OwnTenantTransaction } from '@/common/tenancy/tenant-transaction.interceptor';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { ReplicaRead } from '@/platform/replicas/read-replicas';
+import { OwnTenantTransaction } from '@/http/tenancy/tenant-transaction.interceptor';
 import { SearchFilterDto } from '@/receipts/dto/search-receipts.dto';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
-import { ApiSortQuery } from '@/common/search/search-swagger';
+import { ApiSortQuery } from '@/search/search-swagger';
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,

@@ -1,10 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiPublic } from '@/common/swagger';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { ApiPublic } from '@/http/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Public } from '@/common/auth/auth.decorators';
-import { LifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { Public } from '@/http/auth/auth.decorators';
+import { LifecycleState } from '@/platform/lifecycle/lifecycle-state';
 
 @ApiTags('health')
 @Public()

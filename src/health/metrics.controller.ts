@@ -2,9 +2,9 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { Public } from '@/common/auth/auth.decorators';
-import { Metrics, PoolStats } from '@/common/metrics/metrics';
-import { ApiPublic } from '@/common/swagger';
+import { Public } from '@/http/auth/auth.decorators';
+import { Metrics, PoolStats } from '@/platform/metrics/metrics';
+import { ApiPublic } from '@/http/swagger';
 
 @ApiTags('health')
 @Public()

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@/common/config/app-config';
+import { AppConfig } from '@/platform/config/app-config';
 
 /** The queue the migration created (migrations/1764000000000-Housekeeping.ts). */
 export const PURGE_QUEUE = 'idempotency-keys.purge';

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { AppError } from '@/common/app-error';
+import { TenantContext } from '@/common/tenant-context';
 import {
   documentNumbering,
   DocumentNumbering,

@@ -8,11 +8,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { AppError } from '@/common/errors/app-error';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { AppError } from '@/common/app-error';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { DOCUMENT_TYPES, DocumentType } from './number-pattern';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from './numbering.service';

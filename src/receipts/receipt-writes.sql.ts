@@ -6,7 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { DemandStatus, PaymentMode } from '@/common/domain/enums';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TenantContext } from '@/common/tenant-context';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './dto/receipt.view';
 import { applyPayment } from './payment-status';
 import { RECEIPT_WRITE_VERSION_SQL } from './search/exact-counts';

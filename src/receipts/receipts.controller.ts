@@ -7,13 +7,14 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiSearchQuery } from '@/common/search/search-swagger';
-import { ApiIdParam } from '@/common/swagger';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { ApiSearchQuery } from '@/search/search-swagger';
+import { ApiIdParam } from '@/http/swagger';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { BouncedReceiptView, ReceiptPage, ReceiptView } from './dto/receipt.view';
 import { ReceiptSummaryView } from './dto/receipt-summary.view';
 import { SUMMARY_GROUPS } from './summary/receipt-summary';
@@ -27,7 +28,7 @@ import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
 import { RECEIPT_SEARCH } from './search/search-fields';
 import { type RawSearchQuery } from './search/search-request';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
+import { ReplicaRead } from '@/platform/replicas/read-replicas';
 
 @ApiTags('receipts')
 @Controller('receipts')

@@ -3,15 +3,15 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsService } from 'nestjs-cls';
 import { EntityManager } from 'typeorm';
-import { AppConfig } from '@/common/config/app-config';
-import { bindTenant } from '@/common/tenancy/bind-tenant';
+import { AppConfig } from '@/platform/config/app-config';
+import { bindTenant } from '@/http/tenancy/bind-tenant';
 import { DEFAULT_NUMBERING, DocumentType, parsePattern } from '@/numbering/number-pattern';
 import { localDateInZone } from '@/common/dates/local-date';
 import { documentNumbering } from '@/numbering/numbering-settings';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { TenantsService } from '@/common/tenancy/tenants.service';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { TenantsService } from '@/http/tenancy/tenants.service';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { DemoPlan, PlanInput, planDemoTenant } from './demo-plan';
 
 export interface DemoTenantSpec {

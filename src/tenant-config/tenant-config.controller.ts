@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import {
   ConfigurationPreview,
   ConfigurationVersion,
@@ -11,7 +12,7 @@ import {
   TenantConfigurationView,
 } from './dto/tenant-configuration.dto';
 import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
+import { ReplicaRead } from '@/platform/replicas/read-replicas';
 
 const withEtag =
   (res: Response) =>

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { bindTenant } from '@/common/tenancy/bind-tenant';
+import { AppError } from '@/common/app-error';
+import { bindTenant } from '@/http/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
 export interface NewTenant {
   key: string;

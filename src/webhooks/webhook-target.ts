@@ -1,7 +1,7 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
 
 /**
  * SSRF guard for webhook targets. A subscription URL is checked when it is stored

@@ -7,13 +7,14 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { ApiIdParam } from '@/common/swagger';
-import { ApiCursorQuery } from '@/common/validation/cursor-query';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { RequireScopes } from '@/http/auth/auth.decorators';
+import { ApiProblems } from '@/http/errors/api-problems';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
+import { ApiIdParam } from '@/http/swagger';
+import { ApiCursorQuery } from '@/http/cursor-query';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import {
   CreateWebhookRequest,
   UpdateWebhookRequest,

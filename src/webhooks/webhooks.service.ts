@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig } from '@/common/config/app-config';
-import { AppError, FieldError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { parseCursorQuery, refuseInvalidQuery } from '@/common/validation/cursor-query';
+import { AppConfig } from '@/platform/config/app-config';
+import { AppError, FieldError } from '@/common/app-error';
+import { TenantContext } from '@/common/tenant-context';
+import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
 import {
   ALL_EVENTS,
   CreateWebhookRequest,

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SearchFilterBaseDto } from '@/common/search/search-filter.dto';
-import { PageMetaView } from '@/common/search/search-page';
+import { SearchFilterBaseDto } from '@/search/search-filter.dto';
+import { PageMetaView } from '@/search/search-page';
 import { BookingView } from './booking.view';
 
 /** One element of the POST /bookings/search body. */

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import Decimal from 'decimal.js';
 import { Money, toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TenantContext } from '@/common/tenant-context';
 import { DEMAND_STATUSES, DEMAND_TYPES, PAYER_TYPES } from '@/common/domain/enums';
 
 export class DemandSplitMetaView {

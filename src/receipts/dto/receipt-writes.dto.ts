@@ -6,7 +6,7 @@ import {
   IsMoneyAmount,
   IsNotBlank,
   MAX_MONEY_AMOUNT,
-} from '@/common/validation/field-validators';
+} from '@/common/field-validators';
 
 export class RecordReceiptRequest {
   @ApiProperty({

@@ -2,8 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PAYMENT_MODES, PAYER_TYPES, RECEIPT_STATUSES } from '@/common/domain/enums';
 import { toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
-import { PageMetaView, toPage } from '@/common/search/search-page';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { PageMetaView, toPage } from '@/search/search-page';
+import { TenantContext } from '@/common/tenant-context';
 import {
   DemandMetaView,
   DemandSplitMetaView,

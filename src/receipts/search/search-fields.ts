@@ -1,5 +1,5 @@
 /**
- * The receipt catalogue of the shared search engine (src/common/search): which fields of
+ * The receipt catalogue of the shared search engine (src/search): which fields of
  * POST /receipts/search can be filtered and sorted, their types, and the only place its SQL
  * column names come from. Receipt columns are filtered on `receipts r`; `split` and `demand`
  * columns inside one correlated EXISTS each (search-sql.ts); `keyword` is compiled specially.
@@ -11,14 +11,14 @@ import {
   PAYMENT_MODES,
   RECEIPT_STATUSES,
 } from '@/common/domain/enums';
-import { field, SearchCatalogue, SearchFieldDef, SortKey } from '@/common/search/search-catalogue';
+import { field, SearchCatalogue, SearchFieldDef, SortKey } from '@/search/search-catalogue';
 
 export {
   allowedOperators,
   normaliseOperator,
   OPERATORS_BY_TYPE,
   SEARCH_OPERATORS,
-} from '@/common/search/search-catalogue';
+} from '@/search/search-catalogue';
 export type {
   ListOperator,
   NullOperator,
@@ -28,7 +28,7 @@ export type {
   SearchOperator,
   SingleOperator,
   SortDirection,
-} from '@/common/search/search-catalogue';
+} from '@/search/search-catalogue';
 
 // Splits share the demand status set (contract section 4).
 const DEMAND_SPLIT_STATUSES = DEMAND_STATUSES;

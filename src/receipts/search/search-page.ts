@@ -12,7 +12,7 @@
  *
  * Shared by ReceiptsService and the benchmark's bare floor, so both run the same SQL.
  */
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TenantContext } from '@/common/tenant-context';
 import {
   RECEIPT_ROW_COLUMNS,
   RECEIPT_ROW_JOINS,

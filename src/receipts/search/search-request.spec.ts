@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
 
 import {
   DEFAULT_SORT,

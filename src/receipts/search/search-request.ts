@@ -1,5 +1,5 @@
 /**
- * POST /receipts/search requests: the shared parser (src/common/search/search-request.ts) bound
+ * POST /receipts/search requests: the shared parser (src/search/search-request.ts) bound
  * to the receipt catalogue.
  */
 import {
@@ -10,10 +10,10 @@ import {
   ParsedSearchRequest,
   RawSearchQuery,
   SortKey,
-} from '@/common/search/search-request';
+} from '@/search/search-request';
 import { RECEIPT_SEARCH } from './search-fields';
 
-export { parsePaging, SEARCH_ERROR_CODES, SEARCH_LIMITS } from '@/common/search/search-request';
+export { parsePaging, SEARCH_ERROR_CODES, SEARCH_LIMITS } from '@/search/search-request';
 export type {
   BetweenFilter,
   ListFilter,
@@ -25,7 +25,7 @@ export type {
   SearchPaging,
   SingleFilter,
   SortKey,
-} from '@/common/search/search-request';
+} from '@/search/search-request';
 export { DEFAULT_SORT } from './search-fields';
 
 export function parseSearchRequest(

@@ -23,11 +23,11 @@ import {
   KEYWORD_SLOT,
   Params,
   SearchSqlShape,
-} from '@/common/search/search-conditions';
+} from '@/search/search-conditions';
 import { SORT_COLUMNS } from './search-fields';
 import { ParsedSearchRequest } from './search-request';
 
-export { escapeLike } from '@/common/search/search-conditions';
+export { escapeLike } from '@/search/search-conditions';
 
 export interface CompiledSearch {
   /** `SELECT r.id FROM receipts r WHERE ... ORDER BY ... LIMIT $n OFFSET $n+1`. */

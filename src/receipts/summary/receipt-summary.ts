@@ -4,7 +4,7 @@
  * compiled conditions (CompiledSearch.matchSql), so `count` is search's `totalElements` by
  * construction. `ROLLUP` yields the groups and the grand total in the same scan.
  */
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
 import { CompiledSearch } from '../search/search-sql';
 
 export const SUMMARY_GROUPS = [

@@ -9,7 +9,7 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { EVENT_TYPES } from '@/common/outbox/outbox.service';
+import { EVENT_TYPES } from '@/platform/outbox/outbox.service';
 
 /** `["*"]` subscribes to every event type, including types added later. */
 export const ALL_EVENTS = '*';
