@@ -12,7 +12,7 @@ import { pageStatement, SearchTable } from '@/search/search-page';
 import { parseSearchRequest } from '@/search/search-request';
 import { SearchCatalogue } from '@/search/search-catalogue';
 import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
-import { BOOKING_COLUMNS } from '@/bookings/dto/booking.view';
+import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
 import { DEMAND_COLUMNS } from '@/demands/dto/demand-views';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';

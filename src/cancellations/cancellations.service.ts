@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError } from '@/common/app-error';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
-import { bookingNotFound, BookingsService } from '@/bookings/bookings.service';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
+import { BookingsService } from '@/bookings/bookings.service';
 import { BookingView } from '@/bookings/dto/booking.view';
 import { DemandsService } from '@/demands/demands.service';
 import { DemandView } from '@/demands/dto/demand-views';
@@ -25,7 +26,7 @@ import { CancelRecordRequest } from './dto/cancel.request';
 @Injectable()
 export class CancellationsService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly bookings: BookingsService,
     private readonly demands: DemandsService,
     private readonly receipts: ReceiptsService,
@@ -64,7 +65,7 @@ export class CancellationsService {
       `SELECT status FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
       [tenant.tenantId, id],
     );
-    if (!booking) throw bookingNotFound(id);
+    if (!booking) throw BOOKING_NOT_FOUND.error(id);
     if (booking.status === 'CANCELLED') {
       throw AppError.conflict('ALREADY_CANCELLED', `Booking ${id} is already cancelled.`);
     }

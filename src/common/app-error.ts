@@ -56,3 +56,56 @@ export class AppError extends Error {
     return new AppError(412, code, 'Precondition Failed', detail);
   }
 }
+
+/**
+ * One error a feature answers, declared once in its `<feature>.errors.ts`: services throw
+ * `DEFINITION.error(...)`, and the route's documentation (`@Route({ problems })`) shows
+ * `DEFINITION.detail(...example)`, so the documented and the thrown text cannot drift.
+ */
+export interface ProblemDefinition<A extends unknown[] = never[]> {
+  readonly status: number;
+  readonly code: string;
+  readonly detail: (...args: A) => string;
+  /** The arguments of the documented example. */
+  readonly example: A;
+  /** The error to throw for this occurrence (field errors for a 400 or 422 that has them). */
+  error(...args: A): AppError;
+  /** The same, with field errors or response headers. */
+  errorWith(
+    extra: { errors?: FieldError[]; headers?: Record<string, string> },
+    ...args: A
+  ): AppError;
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  422: 'Unprocessable Content',
+  503: 'Service Unavailable',
+};
+
+export function defineProblem<A extends unknown[]>(definition: {
+  status: number;
+  code: string;
+  detail: (...args: A) => string;
+  example: A;
+}): ProblemDefinition<A> {
+  const title = STATUS_TITLES[definition.status] ?? 'Error';
+  return {
+    ...definition,
+    error: (...args: A) =>
+      new AppError(definition.status, definition.code, title, definition.detail(...args)),
+    errorWith: (extra, ...args: A) =>
+      new AppError(
+        definition.status,
+        definition.code,
+        title,
+        definition.detail(...args),
+        extra.errors,
+        extra.headers,
+      ),
+  };
+}

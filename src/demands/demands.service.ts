@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
 import { AppError } from '@/common/app-error';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
-import { bookingNotFound } from '@/bookings/bookings.service';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
@@ -34,7 +34,7 @@ interface BookingRef {
 @Injectable()
 export class DemandsService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
   ) {}
@@ -63,7 +63,7 @@ export class DemandsService {
         WHERE tenant_id = $1 AND id = $2 FOR SHARE`,
       [tenant.tenantId, body.booking],
     );
-    if (!booking) throw bookingNotFound(body.booking);
+    if (!booking) throw BOOKING_NOT_FOUND.error(body.booking);
     if (booking.status !== 'ACTIVE') {
       throw AppError.conflict(
         'BOOKING_CANCELLED',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError, FieldError } from '@/common/app-error';
 import { EVENT_TYPES, EventType } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
@@ -35,7 +35,7 @@ interface EventRow {
  */
 @Injectable()
 export class EventsService {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   async list(tenant: TenantContext, query: EventsQuery): Promise<EventPage> {
     const { after, limit, types } = parseEventsQuery(query);

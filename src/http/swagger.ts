@@ -3,6 +3,7 @@ import {
   DECORATORS,
   ApiParam,
   DocumentBuilder,
+  MediaTypeObject,
   OpenAPIObject,
   OperationObject,
   ParameterObject,
@@ -200,11 +201,23 @@ function finishOperation(
   }
   for (const [status, response] of Object.entries(responses) as [string, ResponseObject][]) {
     if (Number(status) < 400) continue;
-    const declared =
-      response.content?.[PROBLEM_CONTENT_TYPE] ??
-      problemResponse(Number(status)).content[PROBLEM_CONTENT_TYPE];
-    const example = { ...(declared.example as Record<string, unknown>), instance: path };
-    response.content = { [PROBLEM_CONTENT_TYPE]: { ...declared, example } };
+    const declared = (response.content?.[PROBLEM_CONTENT_TYPE] ??
+      problemResponse(Number(status)).content[PROBLEM_CONTENT_TYPE]) as MediaTypeObject;
+    // The examples' instance is this operation's path.
+    const at = (example: unknown) => ({ ...(example as Record<string, unknown>), instance: path });
+    response.content = {
+      [PROBLEM_CONTENT_TYPE]: declared.examples
+        ? {
+            ...declared,
+            examples: Object.fromEntries(
+              Object.entries(declared.examples).map(([code, example]) => [
+                code,
+                { ...example, value: at((example as { value: unknown }).value) },
+              ]),
+            ),
+          }
+        : { ...declared, example: at(declared.example) },
+    };
   }
   // Keys in status order: a stable, readable document.
   operation.responses = Object.fromEntries(

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError } from '@/common/app-error';
+import { NUMBERING_EXHAUSTED } from './numbering.errors';
 import { TenantContext } from '@/common/tenant-context';
 import {
   documentNumbering,
@@ -51,7 +52,7 @@ export class NumberingService {
   // Bounded: preview parses candidate patterns that may never be used again.
   private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   /** A bare number for a document kept elsewhere (`POST /numbers/{documentType}`). */
   async issueForExternalDocument(
@@ -110,10 +111,7 @@ export class NumberingService {
       // Taken already (by an older pattern that renders the same text): step over it.
       if (issued.length === 1) return number;
     }
-    throw AppError.conflict(
-      'NUMBERING_EXHAUSTED',
-      `Could not find a free ${type} number after ${MAX_COLLISIONS} attempts; review the ${type} pattern.`,
-    );
+    throw NUMBERING_EXHAUSTED.error(type, MAX_COLLISIONS);
   }
 
   /** The number the next document would get (and its warnings), without consuming it. */

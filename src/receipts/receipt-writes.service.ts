@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
 import { PayerType } from '@/common/domain/enums';
 import { AppError } from '@/common/app-error';
@@ -68,7 +68,7 @@ interface StatusChange {
 @Injectable()
 export class ReceiptWritesService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
     private readonly demands: DemandsService,

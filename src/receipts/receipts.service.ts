@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
 import {
@@ -38,7 +38,7 @@ export class ReceiptsService {
    */
   private readonly counts = new WeakMap<DataSource, ExactCounts>();
 
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<ReceiptPage> {
     const em = this.txHost.tx;

@@ -1,6 +1,6 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { ClsService } from 'nestjs-cls';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
@@ -51,7 +51,7 @@ export async function seedDemoTenants(
   specs: DemoTenantSpec[],
   receiptsPerTenant: number,
 ): Promise<Record<string, number>> {
-  const txHost = app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost);
+  const txHost = app.get<TransactionHost<RoutingTransactionAdapter>>(TransactionHost);
   const provisioning = app.get(TenantProvisioningService);
   const counts: Record<string, number> = {};
   await app.get(ClsService).run(() =>

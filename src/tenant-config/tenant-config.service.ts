@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { createHash } from 'node:crypto';
 import { AppError } from '@/common/app-error';
 import { OutboxService } from '@/platform/outbox/outbox.service';
@@ -72,7 +72,7 @@ function matches(ifMatch: string, etag: string): boolean {
 @Injectable()
 export class TenantConfigService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
   ) {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError } from '@/common/app-error';
 import { bindTenant } from '@/http/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
@@ -19,7 +19,7 @@ export interface NewTenant {
 @Injectable()
 export class TenantProvisioningService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly configs: TenantConfigService,
   ) {}
 

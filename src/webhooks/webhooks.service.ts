@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppConfig } from '@/platform/config/app-config';
 import { AppError, FieldError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
@@ -75,7 +75,7 @@ export class WebhooksService {
   private readonly targetPolicy: WebhookTargetPolicy;
 
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     config: AppConfig,
   ) {
     this.targetPolicy = webhookTargetPolicy(config.webhooks);

@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking of a unit.
-         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Errors: 400 VALIDATION_FAILED (unknown fields are refused too), 409 NUMBERING_EXHAUSTED (the pattern cannot render a free number), 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED). Errors: 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["BookingsController_create"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * One booking.
-         * @description A booking of the caller's tenant by id; another tenant's booking is 404.
+         * @description A booking of the caller's tenant by id; another tenant's booking is 404. Errors: 404 BOOKING_NOT_FOUND.
          */
         get: operations["BookingsController_findOne"];
         put?: never;
@@ -2172,7 +2172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: SERVICE_UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2274,7 +2274,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: SERVICE_UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2440,7 +2440,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2500,7 +2500,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3311,7 +3311,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3319,12 +3319,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://errors.finance-service.dev/conflict",
+                     *       "type": "https://errors.finance-service.dev/numbering-exhausted",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The request conflicts with the current state.",
+                     *       "detail": "Could not find a free receipt number after 1000 attempts; review the receipt pattern.",
                      *       "instance": "/bookings",
-                     *       "code": "CONFLICT",
+                     *       "code": "NUMBERING_EXHAUSTED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -3371,7 +3371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3382,7 +3382,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/bookings",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3713,7 +3713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/bookings/{id}",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3874,7 +3874,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,7 +3894,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3954,7 +3954,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: DEMAND_SPLITS_MISMATCH. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,7 +4296,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4457,7 +4457,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_SPLIT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4477,7 +4477,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: DEMAND_SPLIT_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4537,7 +4537,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_EXCEEDS_PENDING. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,7 +5060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5224,7 +5224,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5244,7 +5244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5304,7 +5304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5468,7 +5468,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5488,7 +5488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5548,7 +5548,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: BOUNCE_BEFORE_RECEIPT. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5712,7 +5712,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,7 +5732,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: DEMAND_HAS_RECEIPTS. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,7 +5936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5956,7 +5956,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: BOOKING_HAS_RECEIPTS. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,7 +6203,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: EXPORT_TOO_LARGE. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6245,7 +6245,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: EXPORT_BUSY. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6377,7 +6377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6767,7 +6767,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6827,7 +6827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: WEBHOOK_LIMIT_REACHED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7024,7 +7024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7180,7 +7180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +7275,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7335,7 +7335,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7532,7 +7532,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7694,7 +7694,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;

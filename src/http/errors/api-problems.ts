@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import type { ProblemDefinition } from '@/common/app-error';
 
 export class FieldErrorView {
   @ApiProperty({
@@ -138,54 +139,96 @@ export interface ProblemExample {
   detail: string;
 }
 
+/** What a route documents as one of its errors: a status, an example, or a feature's definition. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- definitions of any arity
+export type DocumentedProblem = number | ProblemExample | ProblemDefinition<any>;
+
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** The OpenAPI response of one error status: problem+json with an example of that status. */
-export function problemResponse(
-  example: number | ProblemExample,
-  instance = '/receipts',
-): { description: string; content: Record<string, { schema: { $ref: string }; example: object }> } {
-  const status = typeof example === 'number' ? example : example.status;
-  const known = PROBLEMS[status] ?? {
-    title: 'Error',
-    description: 'Error.',
-    code: `HTTP_${status}`,
-    detail: 'Error.',
-  };
-  const code = typeof example === 'number' ? known.code : example.code;
-  const detail = typeof example === 'number' ? known.detail : example.detail;
+function exampleOf(problem: DocumentedProblem): ProblemExample {
+  if (typeof problem === 'number') {
+    const known = PROBLEMS[problem];
+    return {
+      status: problem,
+      code: known?.code ?? `HTTP_${problem}`,
+      detail: known?.detail ?? 'Error.',
+    };
+  }
+  if ('example' in problem) {
+    const detail = problem.detail as (...args: unknown[]) => string;
+    const example = problem.example as unknown[];
+    return { status: problem.status, code: problem.code, detail: detail(...example) };
+  }
+  return problem;
+}
+
+function problemBody(example: ProblemExample, instance: string): object {
   return {
-    description: known.description,
+    type: `https://errors.finance-service.dev/${example.code.toLowerCase().replace(/_/g, '-')}`,
+    title: PROBLEMS[example.status]?.title ?? 'Error',
+    status: example.status,
+    detail: example.detail,
+    instance,
+    code: example.code,
+    traceId: '5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23',
+    ...(example.status === 400 && example.code === 'VALIDATION_FAILED'
+      ? { errors: [{ field: 'amount', message: 'amount must not be less than 0.01' }] }
+      : {}),
+  };
+}
+
+/**
+ * The OpenAPI response of one error status: problem+json with an example of each documented
+ * code (one `example`, or named `examples` when a status has several codes).
+ */
+export function problemResponse(
+  problems: DocumentedProblem | DocumentedProblem[],
+  instance = '/receipts',
+): { description: string; content: Record<string, object> } {
+  const examples = (Array.isArray(problems) ? problems : [problems]).map(exampleOf);
+  const status = examples[0].status;
+  const known = PROBLEMS[status];
+  const codes = [...new Set(examples.map((e) => e.code))];
+  const description =
+    examples.length > 1 || (known && codes[0] !== known.code)
+      ? `${known?.description ?? 'Error.'} Codes: ${codes.join(', ')}.`
+      : (known?.description ?? 'Error.');
+  const schema = { $ref: '#/components/schemas/ProblemView' };
+  return {
+    description,
     content: {
-      [PROBLEM_CONTENT_TYPE]: {
-        schema: { $ref: '#/components/schemas/ProblemView' },
-        example: {
-          type: `https://errors.finance-service.dev/${code.toLowerCase().replace(/_/g, '-')}`,
-          title: known.title,
-          status,
-          detail,
-          instance,
-          code,
-          traceId: '5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23',
-          ...(status === 400 && code === 'VALIDATION_FAILED'
-            ? { errors: [{ field: 'amount', message: 'amount must not be less than 0.01' }] }
-            : {}),
-        },
-      },
+      [PROBLEM_CONTENT_TYPE]:
+        examples.length === 1
+          ? { schema, example: problemBody(examples[0], instance) }
+          : {
+              schema,
+              examples: Object.fromEntries(
+                examples.map((e) => [e.code, { value: problemBody(e, instance) }]),
+              ),
+            },
     },
   };
 }
 
 /**
- * Error responses of one operation, beyond the standard ones every operation of its kind gets.
- * A bare status uses the generic example; `{ status, code, detail }` shows this operation's own.
+ * Error responses of one operation, beyond the standard ones every operation of its kind gets,
+ * grouped by status. A bare status uses the generic example; a feature's ProblemDefinition (or
+ * `{ status, code, detail }`) shows this operation's own.
  */
-export const ApiProblems = (...examples: (number | ProblemExample)[]) =>
-  applyDecorators(
-    ...examples.map((example) =>
-      ApiResponse({
-        status: typeof example === 'number' ? example : example.status,
-        ...problemResponse(example),
-      }),
-    ),
+export const ApiProblems = (...problems: DocumentedProblem[]) => {
+  const byStatus = new Map<number, DocumentedProblem[]>();
+  for (const problem of problems) {
+    const status = exampleOf(problem).status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), problem]);
+  }
+  return applyDecorators(
+    ...[...byStatus].map(([status, group]) => ApiResponse({ status, ...problemResponse(group) })),
   );
+};
+
+/** `409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED`: the codes, for an operation's prose. */
+export const problemCodes = (problems: readonly DocumentedProblem[]): string =>
+  problems
+    .map(exampleOf)
+    .map((e) => `${e.status} ${e.code}`)
+    .join(', ');

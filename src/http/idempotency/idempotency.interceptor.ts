@@ -8,11 +8,11 @@ import {
 } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { defer, lastValueFrom, Observable } from 'rxjs';
-import { AppError } from '@/common/app-error';
+import { IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED } from './idempotency.errors';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import {
   IDEMPOTENCY_FIND_SQL,
@@ -62,7 +62,7 @@ interface StoredResponse {
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
   ) {}
 
@@ -74,11 +74,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (header === undefined) return next.handle();
     const key = Array.isArray(header) ? header.join(', ') : header;
     if (!KEY_FORMAT.test(key)) {
-      throw AppError.badRequest(
-        'IDEMPOTENCY_KEY_INVALID',
-        'The Idempotency-Key header must be 1 to 200 printable ASCII characters.',
-        [{ field: 'Idempotency-Key', message: key.length === 0 ? 'empty' : 'invalid' }],
-      );
+      throw IDEMPOTENCY_KEY_INVALID.errorWith({
+        errors: [{ field: 'Idempotency-Key', message: key.length === 0 ? 'empty' : 'invalid' }],
+      });
     }
     const tenant = req.tenant;
     if (!tenant) throw new Error('Idempotency requires a tenant request (TenantGuard)');
@@ -99,10 +97,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const [stored] = await em.query<StoredResponse[]>(IDEMPOTENCY_FIND_SQL, [tenantId, key]);
     if (stored) {
       if (stored.request_hash !== hash) {
-        throw AppError.unprocessable(
-          'IDEMPOTENCY_KEY_REUSED',
-          'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.',
-        );
+        throw IDEMPOTENCY_KEY_REUSED.error();
       }
       res.status(stored.response_status);
       res.setHeader('Idempotent-Replayed', 'true');

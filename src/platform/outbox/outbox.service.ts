@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { ClsService } from 'nestjs-cls';
 import { TenantContext } from '@/common/tenant-context';
 import { IDEMPOTENCY_STORE_SQL } from '@/platform/idempotency/idempotency.sql';
@@ -44,7 +44,7 @@ const IDEMPOTENCY = 'outbox:idempotency';
 export class OutboxService {
   constructor(
     private readonly cls: ClsService,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
   ) {}
 
   private readonly commitListeners: ((tenantId: string, types: EventType[]) => void)[] = [];
