@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { BIND_TENANT_SQL } from './tenant-setup.sql';
 
 /**
  * Scopes the current transaction to one tenant for row-level security. Transaction-local
@@ -6,5 +7,5 @@ import { EntityManager } from 'typeorm';
  * (plus timeouts) from TenantTransactionInterceptor; this is for work outside a request.
  */
 export async function bindTenant(em: EntityManager, tenantId: string): Promise<void> {
-  await em.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+  await em.query(BIND_TENANT_SQL, [tenantId]);
 }

@@ -20,12 +20,12 @@ import {
   CONSISTENCY_TOKEN_PARAMETER_SCHEMA,
   parseLsn,
 } from '@/platform/replicas/consistency-token';
+import { PRIMARY_POSITION_SQL, REPLICA_STATE_SQL } from './replicas.sql';
 
 /** How often a read waiting for a replica to replay its token asks again. */
 const REPLAY_POLL_MS = 5;
 
-/** A replica's replay position, asked on the read's own connection. */
-export const REPLAYED_SQL = 'SELECT pg_last_wal_replay_lsn()::text AS replayed';
+export { REPLAYED_SQL } from './replicas.sql';
 
 const READ_ROUTE = 'replicas:read-route';
 const PRIMARY_ONLY = 'replicas:primary-only';
@@ -224,9 +224,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
    * with its COMMIT instead (COMMIT_RETURNING_POSITION_SQL).
    */
   async primaryPosition(): Promise<bigint> {
-    const [row] = await this.primary.query<{ lsn: string }[]>(
-      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
-    );
+    const [row] = await this.primary.query<{ lsn: string }[]>(PRIMARY_POSITION_SQL);
     const lsn = row ? parseLsn(row.lsn) : undefined;
     if (lsn === undefined) throw new Error('pg_current_wal_insert_lsn() returned nothing');
     return lsn;
@@ -249,9 +247,10 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
   private async checkReplica(r: ReplicaState, now: number): Promise<void> {
     try {
       if (!r.dataSource.isInitialized) await r.dataSource.initialize();
-      const [row] = await r.dataSource.query<{ standby: boolean; replayed: string | null }[]>(
-        'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
-      );
+      const [row] =
+        await r.dataSource.query<{ standby: boolean; replayed: string | null }[]>(
+          REPLICA_STATE_SQL,
+        );
       const replayed = (row?.replayed && parseLsn(row.replayed)) || 0n;
       this.setState(r, {
         reachable: true,
