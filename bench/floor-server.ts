@@ -8,7 +8,7 @@
  * once at start by TypeORM's query builder with the same find options, so their text is TypeORM's.
  * Like the service it keeps a tenant for TENANT_CACHE_TTL_MS and checks `active` in the first
  * statement of each transaction (TENANT_SETUP_SQL), and runs a search page as one statement
- * through the service's own searchPage (search/search-page.ts).
+ * through the service's own searchPage (receipts/search/receipt-search-page.ts).
  * bench/floor.bench.ts checks all of it in the statement log. It skips what a framework adds
  * around the SQL: JWT verification (the actor is `bench`, the bench token's subject), the request
  * log, rate limiting, validation, problem+json on errors (a bare status).
@@ -51,8 +51,9 @@ import {
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from '@/receipts/receipt-writes.sql';
 import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
-import { searchPage } from '@/receipts/search/search-page';
-import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
+import { searchPage } from '@/receipts/search/receipt-search-page';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
 import { TENANT_CACHE_TTL_MS } from '@/http/tenancy/tenants.service';
 import { NUMBERING_SETTINGS_SQL, NumberingSettings } from '@/numbering/numbering-settings';
@@ -227,7 +228,7 @@ export function floorRoutes(
     }, commitPosition);
 
   const search = async (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
-    const parsed = parseSearchRequest(query, body);
+    const parsed = parseSearchRequest(RECEIPT_SEARCH, query, body);
     return (await inTransaction(tenant, (q) => searchPage(q, tenant, parsed, counts))).result;
   };
 

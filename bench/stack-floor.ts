@@ -39,7 +39,7 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { TenantContext } from '@/common/tenant-context';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { ENTITIES } from '@/entities';
-import type { RawSearchQuery } from '@/receipts/search/search-request';
+import type { RawSearchQuery } from '@/search/search-request';
 import {
   FloorDb,
   FloorError,

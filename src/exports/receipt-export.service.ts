@@ -21,8 +21,9 @@ import { ReadReplicas, REPLAYED_SQL, Replica } from '@/platform/replicas/read-re
 import { tenantForbidden } from '@/http/tenancy/tenant.guard';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from '@/receipts/dto/receipt.view';
-import { RawSearchQuery, parseSearchRequest } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
 import {
   DATE_COLUMNS,
   EXPORT_COLUMNS,
@@ -174,7 +175,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     res: Response,
   ): Promise<void> {
     const format = parseFormat(query.format);
-    const parsed = parseSearchRequest({ sort: query.sort }, body);
+    const parsed = parseSearchRequest(RECEIPT_SEARCH, { sort: query.sort }, body);
     const sql = compileSearch(parsed, tenant.tenantId);
     if (this.running >= this.config.exportPoolSize) {
       throw new AppError(

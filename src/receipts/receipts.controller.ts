@@ -27,7 +27,7 @@ import { SearchFilterDto } from './dto/search-receipts.dto';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
 import { RECEIPT_SEARCH } from './search/search-fields';
-import { type RawSearchQuery } from './search/search-request';
+import { type RawSearchQuery } from '@/search/search-request';
 import { ReplicaRead } from '@/platform/replicas/read-replicas';
 
 @ApiTags('receipts')

@@ -15,14 +15,15 @@ import {
 } from './dto/receipt.view';
 import { ReceiptSummaryView } from './dto/receipt-summary.view';
 import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
-import { compileSearch } from './search/search-sql';
+import { compileSearch } from './search/receipt-search.sql';
 import { parseGroupBy, summaryStatement, SummaryRow } from './summary/receipt-summary';
 import { toMoney } from '@/common/money/money';
-import { searchPage } from './search/search-page';
-import { parseSearchRequest, RawSearchQuery } from './search/search-request';
+import { searchPage } from './search/receipt-search-page';
+import { RECEIPT_SEARCH } from './search/search-fields';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 
 /**
- * Reads receipts. A search page is one statement (search/search-page.ts): a deferred join (the
+ * Reads receipts. A search page is one statement (search/receipt-search-page.ts): a deferred join (the
  * page's ids from the receipts table alone, joined-table filters as EXISTS, ordered by an
  * index, then only those rows joined to their split and demand) and the exact total, which is
  * not counted when the page proves it (a short page) and otherwise brought up to date from a
@@ -50,7 +51,7 @@ export class ReceiptsService {
     return searchPage(
       (text, params) => em.query(text, params),
       tenant,
-      parseSearchRequest(query, body),
+      parseSearchRequest(RECEIPT_SEARCH, query, body),
       counts,
     );
   }
@@ -62,7 +63,7 @@ export class ReceiptsService {
     body: unknown,
   ): Promise<ReceiptSummaryView> {
     const group = parseGroupBy(groupBy);
-    const sql = compileSearch(parseSearchRequest({}, body), tenant.tenantId);
+    const sql = compileSearch(parseSearchRequest(RECEIPT_SEARCH, {}, body), tenant.tenantId);
     const rows = await this.txHost.tx.query<SummaryRow[]>(
       summaryStatement(sql, group),
       sql.countParams,

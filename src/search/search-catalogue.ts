@@ -1,9 +1,9 @@
 /**
- * The shared search engine's vocabulary (contract §4, §7.6): field types, the operators each type
- * accepts and their spellings, and SearchCatalogue, the per-resource list of fields and sort
- * columns. A resource (receipts, demands, bookings) declares one catalogue; the parser
- * (search-request.ts) and the condition compiler (search-conditions.ts) work from it, and SQL
- * column names come only from catalogues.
+ * The shared search engine's vocabulary (README.md, "Receipt search"): field types, the
+ * operators each type accepts and their spellings, and SearchCatalogue, the per-resource list of
+ * fields and sort columns. A resource (receipts, demands, bookings) declares one catalogue; the
+ * parser (search-request.ts) and the condition compiler (search-conditions.ts) work from it, and
+ * SQL column names come only from catalogues.
  */
 /** Canonical filter operators (the `type` of a filter after normalisation). */
 export const SEARCH_OPERATORS = [

@@ -1,7 +1,6 @@
 /**
- * The shared search engine's SQL (contract §4, §7.6): turns parsed filters (search-request.ts)
- * into parameterised PostgreSQL conditions over a resource's table and the tables it joins, and
- * a sort into ORDER BY. Each resource describes its tables in a SearchSqlShape; every user value
+ * The shared search engine's SQL: turns parsed filters (search-request.ts) into parameterised
+ * PostgreSQL conditions over a resource's table and the tables it joins, and a sort into ORDER BY. Each resource describes its tables in a SearchSqlShape; every user value
  * is a bind parameter, SQL text comes only from the shape, the catalogue's column names, fixed
  * aliases and operator keywords.
  *

@@ -1,17 +1,15 @@
 /**
- * Parsing and validation of a search request (POST /receipts/search, /demands/search,
- * /bookings/search): `page`, `size` and `sort` from the query string, and the filter array from
- * the body, against the resource's SearchCatalogue. The result only ever refers to catalogue
- * entries, and every value in it is normalised and validated, so the SQL compiler can bind it
- * without further checks.
+ * A search request (POST /receipts/search, /demands/search, /bookings/search): `page`, `size`
+ * and `sort` from the query string, and the filter array from the body, parsed and validated
+ * against the resource's SearchCatalogue. The result only ever refers to catalogue entries, and
+ * every value in it is normalised and validated (search-values.ts), so the SQL compiler can bind
+ * it without further checks.
  *
- * All problems of one request are collected and thrown as a single AppError (400). Its `code` is
- * the code of the first problem, in the order page, size, sort, then filters in body order;
- * `errors` lists every problem with its own path (`page`, `sort[1]`, `filters[2].query`, ...).
+ * All problems of one request are collected and thrown as a single 400 (search.errors.ts). Its
+ * code is the code of the first problem, in the order page, size, sort, then filters in body
+ * order; `errors` lists every problem with its own path (`page`, `sort[1]`, `filters[2].query`).
  */
-import Decimal from 'decimal.js';
-
-import { AppError, FieldError } from '@/common/app-error';
+import { FieldError } from '@/common/app-error';
 
 import {
   ListOperator,
@@ -26,20 +24,12 @@ import {
   allowedOperators,
   normaliseOperator,
 } from '@/search/search-catalogue';
+import { SEARCH_ERROR_CODES, SEARCH_PROBLEMS, SearchErrorCode } from '@/search/search.errors';
+import { VALUE_LIMITS, compareValues, parseValue, show } from '@/search/search-values';
 
 export type { SortKey } from '@/search/search-catalogue';
-
-export const SEARCH_ERROR_CODES = {
-  invalidBody: 'SEARCH_INVALID_BODY',
-  unknownField: 'SEARCH_UNKNOWN_FIELD',
-  unknownOperator: 'SEARCH_UNKNOWN_OPERATOR',
-  operatorNotAllowed: 'SEARCH_OPERATOR_NOT_ALLOWED',
-  invalidQuery: 'SEARCH_INVALID_QUERY',
-  invalidSort: 'SEARCH_INVALID_SORT',
-  invalidPaging: 'SEARCH_INVALID_PAGING',
-} as const;
-
-export type SearchErrorCode = (typeof SEARCH_ERROR_CODES)[keyof typeof SEARCH_ERROR_CODES];
+export { SEARCH_ERROR_CODES } from '@/search/search.errors';
+export type { SearchErrorCode } from '@/search/search.errors';
 
 export const SEARCH_LIMITS = Object.freeze({
   defaultPage: 0,
@@ -49,13 +39,13 @@ export const SEARCH_LIMITS = Object.freeze({
   maxSize: 500,
   maxFilters: 50,
   maxListValues: 100,
-  maxTextLength: 200,
+  maxTextLength: VALUE_LIMITS.maxTextLength,
   /** Guard on the raw `query` string before it is split (100 values of 200 chars fit). */
   maxQueryLength: 25_000,
   /** More `sort` parameters than this is rejected outright (there are only 9 sort fields). */
   maxSortParams: 20,
   /** numeric(18,2): the absolute value must stay below 10^16. */
-  maxAbsAmountExclusive: '10000000000000000',
+  maxAbsAmountExclusive: VALUE_LIMITS.maxAbsAmountExclusive,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -129,30 +119,10 @@ interface Problem extends FieldError {
 
 type Problems = Problem[];
 
-function toAppError(problems: Problems): AppError {
-  const errors = problems.map(({ field, message }) => ({ field, message }));
-  const detail =
-    problems.length === 1
-      ? `${problems[0].field}: ${problems[0].message}`
-      : `The search request has ${problems.length} problems: ` +
-        problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-  return AppError.badRequest(problems[0].code, detail, errors);
-}
-
 function throwIfAny(problems: Problems): void {
-  if (problems.length > 0) throw toAppError(problems);
-}
-
-/** Quotes a user value for a message, shortened so messages stay readable. */
-function show(value: unknown): string {
-  const cut = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  if (typeof value === 'string') return JSON.stringify(cut(value));
-  if (value === undefined) return 'undefined';
-  try {
-    return cut(JSON.stringify(value) ?? typeof value);
-  } catch {
-    return typeof value;
-  }
+  if (problems.length === 0) return;
+  const errors = problems.map(({ field, message }) => ({ field, message }));
+  throw SEARCH_PROBLEMS[problems[0].code].errorWith({ errors }, errors);
 }
 
 function describeType(value: unknown): string {
@@ -308,127 +278,6 @@ export function parseSort(catalogue: SearchCatalogue, raw: unknown): SortKey[] {
   const keys = collectSort(catalogue, raw, problems);
   throwIfAny(problems);
   return keys;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Value parsing per field type
-// ---------------------------------------------------------------------------------------------
-
-type ValueResult = { ok: true; value: string } | { ok: false; message: string };
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
-const MAX_ABS_AMOUNT = new Decimal(SEARCH_LIMITS.maxAbsAmountExclusive);
-
-function parseUuid(raw: string): ValueResult {
-  const value = raw.trim();
-  if (!UUID_RE.test(value)) {
-    return {
-      ok: false,
-      message: `${show(raw)} is not a valid UUID; expected 32 hexadecimal digits as 8-4-4-4-12, e.g. 123e4567-e89b-12d3-a456-426614174000`,
-    };
-  }
-  return { ok: true, value: value.toLowerCase() };
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) {
-    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-    return leap ? 29 : 28;
-  }
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-function parseDate(raw: string): ValueResult {
-  const value = raw.trim();
-  const m = DATE_RE.exec(value);
-  const expected = 'expected a real calendar date as YYYY-MM-DD, e.g. 2025-01-31';
-  if (!m)
-    return { ok: false, message: `${show(raw)} is not a date in the form YYYY-MM-DD; ${expected}` };
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    return { ok: false, message: `${show(raw)} is not a real calendar date; ${expected}` };
-  }
-  return { ok: true, value };
-}
-
-function parseDecimal(raw: string): ValueResult {
-  const value = raw.trim();
-  const expected =
-    'expected a plain decimal number with an optional leading "-" and at most 2 decimal places, ' +
-    'e.g. 1500 or -1500.50';
-  if (!DECIMAL_RE.test(value)) {
-    return { ok: false, message: `${show(raw)} is not a valid number; ${expected}` };
-  }
-  const fraction = value.split('.')[1];
-  if (fraction !== undefined && fraction.length > 2) {
-    return {
-      ok: false,
-      message: `${show(raw)} has ${fraction.length} decimal places; at most 2 are allowed (${expected})`,
-    };
-  }
-  const decimal = new Decimal(value);
-  if (decimal.abs().gte(MAX_ABS_AMOUNT)) {
-    return {
-      ok: false,
-      message: `${show(raw)} is out of range; amounts are numeric(18,2), so the absolute value must be below ${SEARCH_LIMITS.maxAbsAmountExclusive}`,
-    };
-  }
-  return { ok: true, value: decimal.toFixed() };
-}
-
-function parseEnum(raw: string, def: SearchFieldDef): ValueResult {
-  const value = raw.trim().toUpperCase();
-  const allowed = def.enumValues ?? [];
-  if (!allowed.includes(value)) {
-    return {
-      ok: false,
-      message: `${show(raw)} is not a valid value for ${def.name}; allowed values (case-insensitive): ${allowed.join(', ')}`,
-    };
-  }
-  return { ok: true, value };
-}
-
-function parseText(raw: string): ValueResult {
-  const length = Array.from(raw).length;
-  if (length > SEARCH_LIMITS.maxTextLength) {
-    return {
-      ok: false,
-      message: `text is ${length} characters long; at most ${SEARCH_LIMITS.maxTextLength} characters are allowed`,
-    };
-  }
-  if (raw.includes('\u0000')) {
-    return {
-      ok: false,
-      message: 'text must not contain NUL characters; any other text is allowed',
-    };
-  }
-  return { ok: true, value: raw };
-}
-
-function parseValue(raw: string, def: SearchFieldDef): ValueResult {
-  switch (def.type) {
-    case 'uuid':
-      return parseUuid(raw);
-    case 'date':
-      return parseDate(raw);
-    case 'number':
-      return parseDecimal(raw);
-    case 'enum':
-      return parseEnum(raw, def);
-    case 'text':
-    case 'keyword':
-      return parseText(raw);
-  }
-}
-
-/** Orders two normalised values of a range type (number or date). */
-function compareValues(a: string, b: string, def: SearchFieldDef): number {
-  if (def.type === 'number') return new Decimal(a).cmp(new Decimal(b));
-  return a < b ? -1 : a > b ? 1 : 0; // YYYY-MM-DD sorts lexically
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,8 +523,8 @@ export function parseFilters(catalogue: SearchCatalogue, body: unknown): ParsedF
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Parses and validates a whole search request. Throws one AppError (400) listing every problem
- * of the request; see the file comment for how its code is chosen.
+ * Parses and validates a whole search request. Throws one 400 (search.errors.ts) listing every
+ * problem of the request; see the file comment for how its code is chosen.
  */
 export function parseSearchRequest(
   catalogue: SearchCatalogue,

@@ -5,7 +5,7 @@
  * construction. `ROLLUP` yields the groups and the grand total in the same scan.
  */
 import { AppError } from '@/common/app-error';
-import { CompiledSearch } from '../search/search-sql';
+import { CompiledSearch } from '../search/receipt-search.sql';
 
 export const SUMMARY_GROUPS = [
   'paymentMode',

@@ -29,8 +29,8 @@ import {
   NOTHING_CACHED,
   QueryFn,
 } from './exact-counts';
-import { ParsedSearchRequest } from './search-request';
-import { CompiledSearch, compileSearch } from './search-sql';
+import { ParsedSearchRequest } from '@/search/search-request';
+import { CompiledSearch, compileSearch } from './receipt-search.sql';
 
 /** One row per receipt of the page (or one row of NULL receipt columns for an empty page). */
 type SearchPageRow = CountColumns & { page_length: number } & (

@@ -1,15 +1,20 @@
 import fc from 'fast-check';
 
-import { parseSearchRequest, RawSearchQuery } from './search-request';
-import { CompiledSearch, compileSearch, escapeLike } from './search-sql';
+import { escapeLike } from '@/search/search-conditions';
+import { ParsedSearchRequest, parseSearchRequest, RawSearchQuery } from '@/search/search-request';
+import { CompiledSearch, compileSearch } from './receipt-search.sql';
+import { RECEIPT_SEARCH } from './search-fields';
 
 const TENANT = '0b6f4a39-6a43-4c43-9a34-1f6c0d1e2f30';
 const UUID = '123e4567-e89b-12d3-a456-426614174000';
 
 type Filter = { field: string; type: string; query?: string };
 
+const parseReceiptSearch = (query: RawSearchQuery, body: unknown): ParsedSearchRequest =>
+  parseSearchRequest(RECEIPT_SEARCH, query, body);
+
 function compile(filters: Filter[] = [], query: RawSearchQuery = {}): CompiledSearch {
-  return compileSearch(parseSearchRequest(query, filters), TENANT);
+  return compileSearch(parseReceiptSearch(query, filters), TENANT);
 }
 
 /** The SQL between `WHERE` and `ORDER BY` (or the end). */
@@ -64,7 +69,7 @@ describe('compileSearch', () => {
   });
 
   it('appends the id tie-breaker even for a hand-built sort without id', () => {
-    const parsed = parseSearchRequest({}, []);
+    const parsed = parseReceiptSearch({}, []);
     const c = compileSearch({ ...parsed, sort: [{ field: 'status', direction: 'asc' }] }, TENANT);
     expect(c.idsSql).toContain('ORDER BY r.status ASC, r.id DESC LIMIT');
   });
@@ -419,13 +424,13 @@ describe('compileSearch', () => {
     });
 
     it('keeps the tenant id out of the SQL', () => {
-      const c = compileSearch(parseSearchRequest({}, []), "x'; drop table receipts; --");
+      const c = compileSearch(parseReceiptSearch({}, []), "x'; drop table receipts; --");
       expect(c.idsSql).not.toContain('drop');
       expect(c.countParams[0]).toBe("x'; drop table receipts; --");
     });
 
     it('requires a tenant id', () => {
-      expect(() => compileSearch(parseSearchRequest({}, []), '')).toThrow(/tenant id/);
+      expect(() => compileSearch(parseReceiptSearch({}, []), '')).toThrow(/tenant id/);
     });
 
     it('never puts text values into SQL and always numbers params consistently', () => {
@@ -456,7 +461,7 @@ describe('compileSearch', () => {
           }),
           (filters, sort) => {
             const c = compileSearch(
-              parseSearchRequest(
+              parseReceiptSearch(
                 { sort: [...new Set(sort)] },
                 filters.map(([field, type, query]) => ({ field, type, query })),
               ),

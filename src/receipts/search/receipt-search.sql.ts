@@ -1,5 +1,5 @@
 /**
- * Compiles a parsed search request (search-request.ts) into parameterised PostgreSQL:
+ * Compiles a parsed receipt search (src/search/search-request.ts) into parameterised PostgreSQL:
  *
  * - `idsSql` selects one page of receipt ids (the caller loads the full rows for those ids:
  *   a deferred join, so sorting and paging run on `receipts` and its indexes only);
@@ -24,10 +24,8 @@ import {
   Params,
   SearchSqlShape,
 } from '@/search/search-conditions';
+import { ParsedSearchRequest } from '@/search/search-request';
 import { SORT_COLUMNS } from './search-fields';
-import { ParsedSearchRequest } from './search-request';
-
-export { escapeLike } from '@/search/search-conditions';
 
 export interface CompiledSearch {
   /** `SELECT r.id FROM receipts r WHERE ... ORDER BY ... LIMIT $n OFFSET $n+1`. */

@@ -1,15 +1,83 @@
 import fc from 'fast-check';
 
 import { AppError } from '@/common/app-error';
-
+import { field, SearchCatalogue, SortKey } from '@/search/search-catalogue';
 import {
-  DEFAULT_SORT,
   ParsedFilter,
-  parseFilters,
+  parseFilters as parseFiltersOf,
   parsePaging,
-  parseSearchRequest,
-  parseSort,
-} from './search-request';
+  parseSearchRequest as parseSearchRequestOf,
+  parseSort as parseSortOf,
+  RawSearchQuery,
+} from '@/search/search-request';
+
+/**
+ * A stand-in catalogue for the engine: payments with their split and demand, every field type,
+ * aliases, a nullable column and a keyword. Its names follow the receipt catalogue's, so the
+ * messages below read like a receipt search's; the receipt catalogue itself is tested in
+ * src/receipts/search.
+ */
+const DEFAULT_SORT: readonly SortKey[] = [
+  { field: 'receivedDate', direction: 'desc' },
+  { field: 'receiptNumber', direction: 'desc' },
+  { field: 'id', direction: 'desc' },
+];
+const CATALOGUE = new SearchCatalogue(
+  'payments',
+  [
+    field('id', 'uuid', 'payment', 'id'),
+    field('demand', 'uuid', 'payment', 'demand_id'),
+    field('booking', 'uuid', 'payment', 'booking_id'),
+    field('payerType', 'enum', 'payment', 'payer_type', { enumValues: ['BUYER', 'CO_BUYER'] }),
+    field('paymentMode', 'enum', 'payment', 'payment_mode', { enumValues: ['NEFT', 'UPI'] }),
+    field('status', 'enum', 'payment', 'status', {
+      enumValues: ['ACTIVE', 'CANCELLED', 'BOUNCED'],
+    }),
+    field('receiptNumber', 'text', 'payment', 'receipt_number'),
+    field('transactionRef', 'text', 'payment', 'transaction_ref'),
+    field('amount', 'number', 'payment', 'amount'),
+    field('receivedDate', 'date', 'payment', 'received_date'),
+    field('demandSplitMeta.payerId', 'uuid', 'split', 'payer_id', { aliases: ['payerId'] }),
+    field('demandSplitMeta.demandSplitNumber', 'text', 'split', 'demand_split_number', {
+      aliases: ['demandSplitNumber'],
+    }),
+    field('demandMeta.unit', 'uuid', 'demand', 'unit_id', { aliases: ['unit'] }),
+    field('demandMeta.milestone', 'uuid', 'demand', 'milestone_id', {
+      aliases: ['milestone'],
+      nullable: true,
+    }),
+    field('demandMeta.demandType', 'enum', 'demand', 'demand_type', {
+      aliases: ['demandType'],
+      enumValues: ['MANUAL', 'MILESTONE'],
+    }),
+    field('demandMeta.demandNumber', 'text', 'demand', 'demand_number', {
+      aliases: ['demandNumber'],
+    }),
+    field('demandMeta.dueDate', 'date', 'demand', 'due_date'),
+    field('demandMeta.status', 'enum', 'demand', 'status', {
+      enumValues: ['PENDING', 'PARTIALLY_PAID', 'PAID'],
+    }),
+    field('demandMeta.buyerName', 'text', 'demand', 'buyer_name', { aliases: ['buyerName'] }),
+    field('keyword', 'keyword', 'keyword', ''),
+  ],
+  {
+    receivedDate: 'received_date',
+    receiptNumber: 'receipt_number',
+    amount: 'amount',
+    paymentMode: 'payment_mode',
+    payerType: 'payer_type',
+    status: 'status',
+    transactionRef: 'transaction_ref',
+    created: 'created_at',
+    id: 'id',
+  },
+  DEFAULT_SORT,
+);
+
+const parseFilters = (body: unknown): ParsedFilter[] => parseFiltersOf(CATALOGUE, body);
+const parseSort = (raw: unknown): SortKey[] => parseSortOf(CATALOGUE, raw);
+const parseSearchRequest = (query: RawSearchQuery | undefined, body: unknown) =>
+  parseSearchRequestOf(CATALOGUE, query, body);
 
 const UUID = '123e4567-e89b-12d3-a456-426614174000';
 
