@@ -14,7 +14,7 @@ import { SearchCatalogue } from '@/search/search-catalogue';
 import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
 import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
-import { DEMAND_COLUMNS } from '@/demands/dto/demand-views';
+import { DEMAND_COLUMNS } from '@/demands/demands.sql';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';

@@ -37,7 +37,11 @@ import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { counterKey, renderNumber } from '@/numbering/number-pattern';
-import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
+import {
+  CLAIM_NUMBER_SQL,
+  NEXT_COUNTER_VALUE_SQL,
+  NUMBERING_SETTINGS_SQL,
+} from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
 import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
 import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
@@ -56,7 +60,7 @@ import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
 import { TENANT_CACHE_TTL_MS } from '@/http/tenancy/tenants.service';
-import { NUMBERING_SETTINGS_SQL, NumberingSettings } from '@/numbering/numbering-settings';
+import { NumberingSettings } from '@/numbering/numbering-settings';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 
 export interface FloorOptions {

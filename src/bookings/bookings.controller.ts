@@ -11,7 +11,8 @@ import { BookingsService } from './bookings.service';
 import { ApiSearchQuery } from '@/search/search-swagger';
 import type { RawSearchQuery } from '@/search/search-request';
 import { BOOKING_SEARCH } from './booking-search';
-import { BookingPage, BookingSearchFilterDto } from './dto/booking-search.dto';
+import { BookingPage } from './dto/booking-page.view';
+import { BookingSearchFilterDto } from './dto/booking-search.request';
 import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
 

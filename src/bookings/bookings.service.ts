@@ -8,7 +8,7 @@ import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BOOKING_SEARCH, BOOKING_TABLE } from './booking-search';
-import { BookingPage } from './dto/booking-search.dto';
+import { BookingPage } from './dto/booking-page.view';
 import { BOOKING_NOT_FOUND } from './bookings.errors';
 import {
   BOOKING_BY_ID_SQL,

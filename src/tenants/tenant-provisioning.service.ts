@@ -5,6 +5,7 @@ import { AppError } from '@/common/app-error';
 import { bindTenant } from '@/http/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
+import { TENANT_EXISTS } from './tenants.errors';
 
 export interface NewTenant {
   key: string;
@@ -28,10 +29,7 @@ export class TenantProvisioningService {
     return this.txHost.withTransaction(async () => {
       const repo = this.txHost.tx.getRepository(Tenant);
       if (await repo.existsBy({ key: input.key })) {
-        throw AppError.conflict(
-          'TENANT_EXISTS',
-          `A tenant with key "${input.key}" already exists.`,
-        );
+        throw TENANT_EXISTS.error(input.key);
       }
       const tenant = await repo.save(
         repo.create({

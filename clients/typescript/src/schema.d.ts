@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Issue one number for a document kept elsewhere (for example a snag).
-         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.
+         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free. Errors: 400 VALIDATION_FAILED, 400 UNKNOWN_DOCUMENT_TYPE, 400 NUMBER_ISSUED_WITH_DOCUMENT, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["NumbersController_issue"];
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         get: operations["TenantConfigController_get"];
         /**
          * Replace the numbering configuration.
-         * @description All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.
+         * @description All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history. Errors: 412 CONFIGURATION_CHANGED.
          */
         put: operations["TenantConfigController_replace"];
         post?: never;
@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a demand on a booking, split between payers.
-         * @description The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly (422 DEMAND_SPLITS_MISMATCH). The booking must exist in this tenant (404 BOOKING_NOT_FOUND, also for another tenant's booking) and be active (409 BOOKING_CANCELLED). The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.
+         * @description The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly. The booking must exist in this tenant (another tenant's booking is not found) and be active. The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 DEMAND_SPLITS_MISMATCH, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["DemandsController_create"];
         delete?: never;
@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * One demand with its splits and their paid and pending amounts.
-         * @description A demand of the caller's tenant by id; another tenant's demand is 404.
+         * @description A demand of the caller's tenant by id; another tenant's demand is 404. Errors: 404 DEMAND_NOT_FOUND.
          */
         get: operations["DemandsController_findOne"];
         put?: never;
@@ -399,7 +399,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a demand and its splits.
-         * @description The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Errors: 404 DEMAND_NOT_FOUND (also for another tenant's demand), 409 DEMAND_HAS_RECEIPTS while any of its receipts is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         * @description The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Another tenant's demand is not found. A demand with any ACTIVE receipt cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing. Errors: 404 DEMAND_NOT_FOUND, 409 DEMAND_HAS_RECEIPTS, 409 ALREADY_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["CancellationsController_cancelDemand"];
         delete?: never;
@@ -419,7 +419,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking, its demands and their splits.
-         * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Errors: 404 BOOKING_NOT_FOUND (also for another tenant's booking), 409 BOOKING_HAS_RECEIPTS while any receipt under it is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Another tenant's booking is not found. A booking with any ACTIVE receipt under it cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_HAS_RECEIPTS, 409 ALREADY_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["CancellationsController_cancelBooking"];
         delete?: never;
@@ -2374,29 +2374,12 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedNumberView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: VALIDATION_FAILED, UNKNOWN_DOCUMENT_TYPE, NUMBER_ISSUED_WITH_DOCUMENT. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/validation-failed",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
-                     *       "instance": "/numbers/{documentType}",
-                     *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -2451,7 +2434,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/numbering-exhausted",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The snag series has no number left for its width.",
+                     *       "detail": "Could not find a free receipt number after 1000 attempts; review the receipt pattern.",
                      *       "instance": "/numbers/{documentType}",
                      *       "code": "NUMBERING_EXHAUSTED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -2511,7 +2494,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/numbers/{documentType}",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3885,7 +3868,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/demands",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3894,23 +3877,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED. */
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/booking-cancelled",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "The booking is cancelled; it takes no demands.",
-                     *       "instance": "/demands",
-                     *       "code": "BOOKING_CANCELLED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -3954,23 +3926,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. Codes: DEMAND_SPLITS_MISMATCH. */
+            /** @description Well-formed, but breaks a business rule. Codes: DEMAND_SPLITS_MISMATCH, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-splits-mismatch",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "The splits add up to 250000.00, not the totalAmount 300000.00.",
-                     *       "instance": "/demands",
-                     *       "code": "DEMAND_SPLITS_MISMATCH",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -4307,7 +4268,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/demand-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No demand 6a1f3c9e-2b4d-4e8f-9a7c-5d3b1e0f2a4c.",
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
                      *       "instance": "/demands/{id}",
                      *       "code": "DEMAND_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5732,23 +5693,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: DEMAND_HAS_RECEIPTS. */
+            /** @description Conflicts with the current state. Codes: DEMAND_HAS_RECEIPTS, ALREADY_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-has-receipts",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d has ACTIVE receipts; cancel or bounce them first.",
-                     *       "instance": "/demands/{id}/cancel",
-                     *       "code": "DEMAND_HAS_RECEIPTS",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5786,6 +5736,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/demands/{id}/cancel",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -5947,7 +5917,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/bookings/{id}/cancel",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5956,23 +5926,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: BOOKING_HAS_RECEIPTS. */
+            /** @description Conflicts with the current state. Codes: BOOKING_HAS_RECEIPTS, ALREADY_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/booking-has-receipts",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d has ACTIVE receipts; cancel or bounce them first.",
-                     *       "instance": "/bookings/{id}/cancel",
-                     *       "code": "BOOKING_HAS_RECEIPTS",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6010,6 +5969,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/bookings/{id}/cancel",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */

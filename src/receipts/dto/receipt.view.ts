@@ -11,7 +11,7 @@ import {
   MoneyOf,
   toDemandMetaView,
   toDemandSplitMetaView,
-} from '@/demands/dto/demand-views';
+} from '@/demands/dto/demand.view';
 
 export class ReceiptView {
   @ApiProperty({

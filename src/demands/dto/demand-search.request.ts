@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SearchFilterBaseDto } from '@/search/search-filter.dto';
-import { PageMetaView } from '@/search/search-page';
-import { DemandView } from './demand-views';
 
 /** One element of the POST /demands/search body. */
 export class DemandSearchFilterDto extends SearchFilterBaseDto {
@@ -12,9 +10,4 @@ export class DemandSearchFilterDto extends SearchFilterBaseDto {
     maxLength: 64,
   })
   field: string;
-}
-
-export class DemandPage extends PageMetaView {
-  @ApiProperty({ description: 'The demands of this page, with their splits.', type: [DemandView] })
-  content: DemandView[];
 }

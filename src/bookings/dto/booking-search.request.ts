@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SearchFilterBaseDto } from '@/search/search-filter.dto';
-import { PageMetaView } from '@/search/search-page';
-import { BookingView } from './booking.view';
 
 /** One element of the POST /bookings/search body. */
 export class BookingSearchFilterDto extends SearchFilterBaseDto {
@@ -12,9 +10,4 @@ export class BookingSearchFilterDto extends SearchFilterBaseDto {
     maxLength: 64,
   })
   field: string;
-}
-
-export class BookingPage extends PageMetaView {
-  @ApiProperty({ description: 'The bookings of this page.', type: [BookingView] })
-  content: BookingView[];
 }

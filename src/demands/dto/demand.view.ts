@@ -4,6 +4,7 @@ import { Money, toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenant-context';
 import { DEMAND_STATUSES, DEMAND_TYPES, PAYER_TYPES } from '@/common/domain/enums';
+import type { DemandRow, DemandSplitRow } from '@/demands/demands.sql';
 
 export class DemandSplitMetaView {
   @ApiProperty({
@@ -120,42 +121,6 @@ export class DemandView extends DemandMetaView {
   })
   splits: DemandSplitMetaView[];
 }
-
-/** A demands row as selected by DEMAND_COLUMNS (money as numeric text). */
-export interface DemandRow {
-  id: string;
-  booking_id: string;
-  unit_id: string;
-  milestone_id: string | null;
-  demand_type: string;
-  demand_number: string;
-  total_amount: string;
-  received_amount: string;
-  due_date: string;
-  demand_date: string;
-  remarks: string;
-  status: string;
-  buyer_name: string;
-}
-
-export const DEMAND_COLUMNS = `id, booking_id, unit_id, milestone_id, demand_type, demand_number,
-  total_amount::text AS total_amount, received_amount::text AS received_amount,
-  due_date::text AS due_date, demand_date::text AS demand_date, remarks, status, buyer_name`;
-
-/** A demand_splits row as selected by DEMAND_SPLIT_COLUMNS. */
-export interface DemandSplitRow {
-  id: string;
-  demand_id: string;
-  payer_type: string;
-  payer_id: string;
-  demand_split_number: string;
-  amount: string;
-  paid_amount: string;
-  status: string;
-}
-
-export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
-  amount::text AS amount, paid_amount::text AS paid_amount, status`;
 
 export type MoneyOf = (amount: string | Decimal) => Money;
 
