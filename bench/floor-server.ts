@@ -323,7 +323,7 @@ export function floorRoutes(
     return { ...result, token };
   };
 
-  /** The outbox's last statement before commit, as the service writes it (contract §8). */
+  /** The outbox's last statement before commit, as the service writes it (docs/api.md, Events). */
   const appendEvent = (query: QueryFn, tenant: TenantContext, view: ReceiptView) =>
     query(APPEND_EVENTS_SQL, [
       tenant.tenantId,

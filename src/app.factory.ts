@@ -33,7 +33,7 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   // First, so every response is counted, including those the body checks below refuse.
   app.use(app.get(Metrics).middleware);
-  // Before the body checks and every guard (CORS_ORIGINS, contract §9): a preflight is answered
+  // Before the body checks and every guard (CORS_ORIGINS, docs/browser.md): a preflight is answered
   // here, never 401 or 429, and error responses to a listed origin carry the CORS headers too.
   applyCors(app, config.corsOrigins);
   app.use(contentEncodingGuard);

@@ -13,7 +13,7 @@ let shutdown: GracefulShutdown | undefined;
 async function main(): Promise<void> {
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowingPercent);
-  // Drain HTTP, close Nest (background work, pool), then the embedded server; see README.
+  // Drain HTTP, close Nest (background work, pool), then the embedded server; docs/operations.md.
   shutdown = new GracefulShutdown({
     drainMs: config.shutdownDrainMs,
     timeoutMs: config.shutdownTimeoutMs,

@@ -28,7 +28,7 @@ interface EventPage {
   nextAfter: number;
 }
 
-/** The transactional outbox and GET /events (contract §8). */
+/** The transactional outbox and GET /events (docs/api.md, Events). */
 describe('events: the outbox and its feed', () => {
   let t: TestApp;
   let db: DataSource;

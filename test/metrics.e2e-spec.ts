@@ -3,7 +3,7 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 import { get, recordReceipt } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** GET /metrics (contract §9): Prometheus text, route templates, no tenant data in labels. */
+/** GET /metrics (docs/operations.md): Prometheus text, route templates, no tenant in labels. */
 describe('GET /metrics', () => {
   let t: TestApp;
   let tenant: Tenant;

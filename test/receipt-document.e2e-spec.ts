@@ -8,7 +8,7 @@ import { as } from './support/tokens';
 
 const textOf = pdfText;
 
-/** GET /receipts/{id}/document (contract §7.3): the printed receipt as a PDF with real text. */
+/** GET /receipts/{id}/document (docs/api.md): the printed receipt as a PDF with real text. */
 describe('GET /receipts/{id}/document', () => {
   let t: TestApp;
   let tenant: Tenant;

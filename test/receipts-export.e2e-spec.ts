@@ -22,7 +22,7 @@ import { as } from './support/tokens';
 
 type Filter = { field: string; query?: string; type: string };
 
-/** POST /receipts/export (contract §7.2): files equal to search, streamed from a cursor. */
+/** POST /receipts/export (docs/api.md): files equal to search, streamed from a cursor. */
 describe('POST /receipts/export', () => {
   let t: TestApp;
   let owner: Client;

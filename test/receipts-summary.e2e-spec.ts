@@ -26,7 +26,7 @@ interface Summary {
   groups: Group[];
 }
 
-/** POST /receipts/summary (contract §7.1) against search: same filters, same receipts, to the paisa. */
+/** POST /receipts/summary (docs/api.md) against search: same filters and receipts, to the paisa. */
 describe('POST /receipts/summary', () => {
   let t: TestApp;
   let tenant: Tenant;

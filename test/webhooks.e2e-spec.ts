@@ -40,7 +40,7 @@ const DELIVERY_ENV = {
   WEBHOOK_POLL_INTERVAL_MS: '100',
 };
 
-/** Webhooks (contract §8): subscriptions, signed ordered delivery, retries, the SSRF guard. */
+/** Webhooks (docs/api.md): subscriptions, signed ordered delivery, retries, the SSRF guard. */
 describe('webhooks', () => {
   let t: TestApp;
   let db: DataSource;

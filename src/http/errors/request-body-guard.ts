@@ -5,7 +5,7 @@ import { AppError } from '@/common/app-error';
 export const MAX_BODY_DEPTH = 32;
 export const MAX_OBJECT_KEYS = 1000;
 
-/** Content-Encodings the JSON parser decodes (contract §2); anything else is 415. */
+/** Content-Encodings the JSON parser decodes (docs/api.md, Errors); others are 415. */
 export const ACCEPTED_CONTENT_ENCODINGS = new Set(['gzip', 'deflate', 'br', 'identity']);
 
 /** What is wrong with a body: the code to answer with, the field (JSON path) and a message. */
@@ -82,7 +82,7 @@ export function contentEncodingGuard(req: Request, _res: Response, next: NextFun
   return next(unsupportedContentEncoding());
 }
 
-/** 415: a body in an encoding the service does not decode (contract §2). */
+/** 415: a body in an encoding the service does not decode (docs/api.md, Errors). */
 export function unsupportedContentEncoding(): AppError {
   return new AppError(
     415,

@@ -167,7 +167,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
             const response = await lastValueFrom<unknown, undefined>(next.handle(), {
               defaultValue: undefined,
             });
-            // Last statement before commit: the events of the changes, numbered (contract §8).
+            // Last statement before commit: the events of the changes, numbered in commit order.
             events = await this.outbox.flush(tenant);
             return response;
           },

@@ -30,7 +30,7 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
 
 /**
  * Waits before each retry of a failed delivery: about 24 h in all (10 s + 30 s + 1 m + 5 m + 15 m
- * + 30 m + 1 h + 2 h + 4 h + 8 h + 8 h), the first within about 10 s (contract §8).
+ * + 30 m + 1 h + 2 h + 4 h + 8 h + 8 h), the first within about 10 s (docs/api.md, Webhooks).
  */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '10s,30s,1m,5m,15m,30m,1h,2h,4h,8h,8h';
 const DURATION_LIST = /^\s*\d{1,9}(ms|s|m|h)\s*(,\s*\d{1,9}(ms|s|m|h)\s*){0,29}$/;
@@ -303,7 +303,7 @@ export class AppConfig {
   readonly dbStatementTimeoutMs: number;
   readonly dbConnectTimeoutMs: number;
   readonly readReplicas: {
-    /** Streaming standbys that serve reads (contract §9); empty = every read on the primary. */
+    /** Streaming standbys that serve reads (docs/operations.md); empty = all on the primary. */
     urls: string[];
     /** A replica further behind than this is skipped. */
     maxLagMs: number;
@@ -312,7 +312,7 @@ export class AppConfig {
     /** How often each replica's replay position and lag are checked. */
     checkIntervalMs: number;
   };
-  /** Connections of the export pool: at most this many exports run at once (contract §7.2). */
+  /** Connections of the export pool: at most this many exports run at once (503 EXPORT_BUSY). */
   readonly exportPoolSize: number;
   /** statement_timeout of each export statement (a batch fetch), instead of the interactive one. */
   readonly exportStatementTimeoutMs: number;
@@ -333,7 +333,7 @@ export class AppConfig {
   readonly trustedProxies: string[];
   /**
    * Browser origins (exactly as a browser sends `Origin`) allowed to call the API cross-origin
-   * (contract §9); empty = no CORS headers at all.
+   * (docs/browser.md); empty = no CORS headers at all.
    */
   readonly corsOrigins: string[];
   readonly http: ServerTimeouts;

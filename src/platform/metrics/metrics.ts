@@ -11,7 +11,7 @@ export interface PoolStats {
 }
 
 /**
- * The application's Prometheus metrics (contract §9, served by GET /metrics). Labels carry route
+ * The application's Prometheus metrics (GET /metrics, docs/operations.md). Labels carry route
  * templates, methods, statuses, pool names and event types only: never a tenant, an id or a
  * user. One registry per application (tests run several in one process).
  */

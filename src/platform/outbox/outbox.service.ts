@@ -35,7 +35,7 @@ const PENDING = 'outbox:pending';
 const IDEMPOTENCY = 'outbox:idempotency';
 
 /**
- * The transactional outbox (contract §8). A service records an event when it changes a record;
+ * The transactional outbox (docs/api.md). A service records an event when it changes a record;
  * the events wait in the request's context and are written by `flush` as the transaction's last
  * statement, just before it commits (TenantTransactionInterceptor). A request that fails rolls
  * back and never flushes, so a rolled-back change leaves no event.

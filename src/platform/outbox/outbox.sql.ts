@@ -1,5 +1,5 @@
 /**
- * Appends a transaction's events (contract §8), shared by OutboxService and the benchmark's bare
+ * Appends a transaction's events (docs/api.md), shared by OutboxService and the benchmark's bare
  * floor. One statement, the last before commit: it takes the tenant's sequence row (held until
  * commit, so commit order equals sequence order and no reader ever sees a gap) and inserts the
  * events numbered after it, in the order they were recorded. Params: tenant, actor, types

@@ -1,6 +1,6 @@
 import { AppError } from '@/common/app-error';
 
-/** Sent on every committed write, and sent back on reads that must see it (contract §9). */
+/** Sent on every committed write, and sent back on reads that must see it (docs/api.md). */
 export const CONSISTENCY_TOKEN_HEADER = 'X-Consistency-Token';
 
 /** The token's example value in the OpenAPI document. */

@@ -47,7 +47,7 @@ export const ReplicaRead = () =>
 /** A GET that must see the primary's latest commit order (the event feed's cursor). */
 export const PrimaryOnly = () => SetMetadata(PRIMARY_ONLY, true);
 
-/** Whether a request only reads, so a replica may serve it (contract §9, README). */
+/** Whether a request only reads, so a replica may serve it (docs/operations.md). */
 export function isReplicaRead(
   method: string,
   marks: { readRoute?: boolean; primaryOnly?: boolean },
@@ -81,7 +81,7 @@ interface ReplicaState extends Replica {
 }
 
 /**
- * The streaming replicas of DATABASE_READ_URLS (contract §9, issue 12): one pool each, and a
+ * The streaming replicas of DATABASE_READ_URLS (docs/operations.md): one pool each, and a
  * check every REPLICA_CHECK_INTERVAL_MS of whether each can serve reads.
  *
  * Lag is measured against the primary's WAL position, not a replay timestamp (which grows on an

@@ -5,7 +5,7 @@ import type {
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 
-/** The methods the API's routes use (contract §9: a preflight allows these). */
+/** The methods the API's routes use (a preflight allows these; docs/browser.md). */
 export const CORS_ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Request headers a listed origin's script may send. */
@@ -63,7 +63,7 @@ function originOf(entry: string): string | null {
 }
 
 /**
- * CORS for the listed origins (contract §9), registered before the body checks and the guards so
+ * CORS for the listed origins (docs/browser.md), set up before the body checks and the guards so
  * a preflight is answered here (never 401 or 429) and every response to a listed origin, errors
  * included, carries the allow-origin and expose headers. The `cors` package (through Nest's
  * enableCors, with a per-request options delegate) answers listed origins; around it, what the
