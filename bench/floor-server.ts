@@ -3,7 +3,7 @@
  * login, in one transaction per request with `app.tenant_id`, lock_timeout and statement_timeout
  * set as TenantTransactionInterceptor sets them, and building bodies with the service's own pure
  * mappers. SQL comes from the service's own builders and constants (compileSearch,
- * RECEIPT_ROW_COLUMNS, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
+ * receipts.sql, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
  * service makes through TypeORM's `findOneBy` (tenant by key, tenant configuration) are rendered
  * once at start by TypeORM's query builder with the same find options, so their text is TypeORM's.
  * Like the service it keeps a tenant for TENANT_CACHE_TTL_MS and checks `active` in the first
@@ -43,7 +43,8 @@ import {
   NUMBERING_SETTINGS_SQL,
 } from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
-import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
+import { ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
+import { ReceiptRow } from '@/receipts/receipts.sql';
 import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
@@ -272,7 +273,14 @@ export function floorRoutes(
     }
     const inserted = await query<ReceiptRow>(
       INSERT_RECEIPT_SQL,
-      insertReceiptParams(tenant, split, receiptNumber, amount, body, payment.statusChanged),
+      insertReceiptParams({
+        tenant,
+        split,
+        receiptNumber,
+        amount,
+        receipt: body,
+        demandStatusChanged: payment.statusChanged,
+      }),
     );
     return toReceiptView(inserted[0], tenant);
   };

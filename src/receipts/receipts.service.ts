@@ -2,18 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { AppError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
-import {
-  RECEIPT_ROW_COLUMNS,
-  RECEIPT_ROW_JOINS,
-  RECEIPT_ROW_SELECT,
-  ReceiptPage,
-  ReceiptRow,
-  ReceiptView,
-  toReceiptView,
-} from './dto/receipt.view';
+import { ReceiptPage, ReceiptView, toReceiptView } from './dto/receipt.view';
 import { ReceiptSummaryView } from './dto/receipt-summary.view';
+import { RECEIPT_NOT_FOUND } from './receipts.errors';
+import {
+  PRINTABLE_RECEIPT_SQL,
+  printableReceiptParams,
+  PrintableReceiptRow,
+  ReceiptRow,
+  RECEIPTS_BY_IDS_SQL,
+  receiptsByIdsParams,
+} from './receipts.sql';
+import { receiptWriteVersionParams } from './receipt-writes.sql';
 import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
 import { compileSearch } from './search/receipt-search.sql';
 import { parseGroupBy, summaryStatement, SummaryRow } from './summary/receipt-summary';
@@ -56,7 +57,7 @@ export class ReceiptsService {
     );
   }
 
-  /** Totals for the search filters in `body`, optionally grouped (contract §7.1). */
+  /** Totals for the search filters in `body`, optionally grouped (POST /receipts/summary). */
   async summary(
     tenant: TenantContext,
     groupBy: unknown,
@@ -89,17 +90,16 @@ export class ReceiptsService {
    * statuses it changed; a write that changes neither and stamps its inserts keeps cached totals.
    */
   async markChanged(tenant: TenantContext, changes: ReceiptWriteChanges): Promise<string> {
-    const [row] = await this.txHost.tx.query<{ version: string }[]>(RECEIPT_WRITE_VERSION_SQL, [
-      tenant.tenantId,
-      changes.receiptStatus,
-      changes.demandStatus,
-    ]);
+    const [row] = await this.txHost.tx.query<{ version: string }[]>(
+      RECEIPT_WRITE_VERSION_SQL,
+      receiptWriteVersionParams({ tenantId: tenant.tenantId, changes }),
+    );
     return row.version;
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<ReceiptView> {
     const [receipt] = await this.loadByIds(tenant, [id]);
-    if (!receipt) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+    if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
     return receipt;
   }
 
@@ -111,13 +111,11 @@ export class ReceiptsService {
     tenant: TenantContext,
     id: string,
   ): Promise<{ receipt: ReceiptView; createdAt: Date }> {
-    const [row] = await this.txHost.tx.query<(ReceiptRow & { created_at: Date })[]>(
-      `SELECT ${RECEIPT_ROW_COLUMNS}, r.created_at
-         FROM receipts r ${RECEIPT_ROW_JOINS}
-        WHERE r.tenant_id = $1 AND r.id = $2`,
-      [tenant.tenantId, id],
+    const [row] = await this.txHost.tx.query<PrintableReceiptRow[]>(
+      PRINTABLE_RECEIPT_SQL,
+      printableReceiptParams({ tenantId: tenant.tenantId, id }),
     );
-    if (!row) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+    if (!row) throw RECEIPT_NOT_FOUND.error(id);
     return { receipt: toReceiptView(row, tenant), createdAt: row.created_at };
   }
 
@@ -125,8 +123,8 @@ export class ReceiptsService {
   async loadByIds(tenant: TenantContext, ids: string[]): Promise<ReceiptView[]> {
     if (ids.length === 0) return [];
     const rows = await this.txHost.tx.query<ReceiptRow[]>(
-      `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
-      [tenant.tenantId, ids],
+      RECEIPTS_BY_IDS_SQL,
+      receiptsByIdsParams({ tenantId: tenant.tenantId, ids }),
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {

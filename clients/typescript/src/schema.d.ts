@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Record a receipt against a demand split.
-         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split. Errors: 404 DEMAND_SPLIT_NOT_FOUND (also for another tenant's split), 409 DEMAND_SPLIT_CANCELLED, 422 RECEIPT_EXCEEDS_PENDING (the amount is above what the split still owes; concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns.
+         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split; another tenant's split is 404. The amount may not exceed what the split still owes (concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns. Errors: 404 DEMAND_SPLIT_NOT_FOUND, 409 DEMAND_CANCELLED, 409 DEMAND_SPLIT_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 RECEIPT_AMOUNT_NOT_POSITIVE, 422 RECEIPT_EXCEEDS_PENDING, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_record"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Totals (count and exact sum) of the receipts a search with these filters finds.
-         * @description The body is exactly the search body (POST /receipts/search: same fields, operators and 400s); there is no paging. count equals search's totalElements for the same filters. Cancelled and bounced receipts count only if the filters let them through: filter status EQUALS ACTIVE for money in hand. With groupBy, one group per distinct value among the matches, ordered by key ascending (byte order); the groups add up to the totals. Errors: 400 VALIDATION_FAILED naming groupBy (listing the allowed values) or the offending filter.
+         * @description The body is exactly the search body (POST /receipts/search: same fields, operators and 400s); there is no paging. count equals search's totalElements for the same filters. Cancelled and bounced receipts count only if the filters let them through: filter status EQUALS ACTIVE for money in hand. With groupBy, one group per distinct value among the matches, ordered by key ascending (byte order); the groups add up to the totals. A 400 names groupBy (listing the allowed values) or the offending filter. Errors: 400 VALIDATION_FAILED.
          */
         post: operations["ReceiptsController_summary"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * One receipt, in the shape search returns.
-         * @description A receipt of the caller's tenant by id; another tenant's receipt is 404.
+         * @description A receipt of the caller's tenant by id; another tenant's receipt is 404. Errors: 404 RECEIPT_NOT_FOUND.
          */
         get: operations["ReceiptsController_findOne"];
         put?: never;
@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a receipt.
-         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_ACTIVE (already cancelled, or bounced).
+         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_cancel"];
         delete?: never;
@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a cheque or demand draft bounced.
-         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_BOUNCEABLE (not paid by CHEQUE or DEMAND_DRAFT), 409 RECEIPT_NOT_ACTIVE (cancelled or already bounced), 422 BOUNCE_BEFORE_RECEIPT (bouncedOn before receivedDate). A failed bounce changes nothing.
+         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. A failed bounce changes nothing. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_bounce"];
         delete?: never;
@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Export every receipt a search finds, as CSV or XLSX.
-         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; above 1,000,000 rows 422 EXPORT_TOO_LARGE (use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 EXPORT_BUSY with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one.
+         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
          */
         post: operations["ReceiptExportController_export"];
         delete?: never;
@@ -457,7 +457,7 @@ export interface paths {
         };
         /**
          * The printed receipt, as an A4 PDF.
-         * @description What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, unit, demand number and type, payment mode and reference, the amount in figures (with the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, 'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match (304), Cache-Control: private, no-cache. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 400 for a bad download value.
+         * @description What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, unit, demand number and type, payment mode and reference, the amount in figures (with the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, 'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match (304), Cache-Control: private, no-cache. Another tenant's receipt is 404. Errors: 400 VALIDATION_FAILED, 404 RECEIPT_NOT_FOUND.
          */
         get: operations["ReceiptDocumentsController_document"];
         put?: never;
@@ -4429,7 +4429,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/demand-split-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No demand split 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c.",
+                     *       "detail": "Demand split 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b was not found.",
                      *       "instance": "/receipts",
                      *       "code": "DEMAND_SPLIT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -4438,23 +4438,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: DEMAND_SPLIT_CANCELLED. */
+            /** @description Conflicts with the current state. Codes: DEMAND_CANCELLED, DEMAND_SPLIT_CANCELLED, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-split-cancelled",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "The demand split is cancelled; it takes no receipts.",
-                     *       "instance": "/receipts",
-                     *       "code": "DEMAND_SPLIT_CANCELLED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -4498,23 +4487,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_EXCEEDS_PENDING. */
+            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_AMOUNT_NOT_POSITIVE, RECEIPT_EXCEEDS_PENDING, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-exceeds-pending",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "The amount 200000.00 is more than the pending amount 150000.50 of the split.",
-                     *       "instance": "/receipts",
-                     *       "code": "RECEIPT_EXCEEDS_PENDING",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5032,7 +5010,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5196,7 +5174,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}/cancel",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5276,7 +5254,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/receipts/{id}/cancel",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5440,7 +5418,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}/bounce",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5449,23 +5427,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-not-bounceable",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was paid by NEFT; only CHEQUE and DEMAND_DRAFT receipts can bounce.",
-                     *       "instance": "/receipts/{id}/bounce",
-                     *       "code": "RECEIPT_NOT_BOUNCEABLE",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5509,23 +5476,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. Codes: BOUNCE_BEFORE_RECEIPT. */
+            /** @description Well-formed, but breaks a business rule. Codes: BOUNCE_BEFORE_RECEIPT, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/bounce-before-receipt",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was received on 2026-11-22; it cannot bounce on 2026-11-20.",
-                     *       "instance": "/receipts/{id}/bounce",
-                     *       "code": "BOUNCE_BEFORE_RECEIPT",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6301,7 +6257,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "download must be one of 1, 0, true, false.",
                      *       "instance": "/receipts/{id}/document",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",

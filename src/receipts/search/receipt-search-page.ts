@@ -13,14 +13,8 @@
  * Shared by ReceiptsService and the benchmark's bare floor, so both run the same SQL.
  */
 import { TenantContext } from '@/common/tenant-context';
-import {
-  RECEIPT_ROW_COLUMNS,
-  RECEIPT_ROW_JOINS,
-  ReceiptPage,
-  ReceiptRow,
-  toReceiptPage,
-  toReceiptView,
-} from '../dto/receipt.view';
+import { ReceiptPage, toReceiptPage, toReceiptView } from '../dto/receipt.view';
+import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS, ReceiptRow } from '../receipts.sql';
 import {
   CountColumns,
   countDependencies,

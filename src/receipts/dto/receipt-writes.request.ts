@@ -23,7 +23,7 @@ export class RecordReceiptRequest {
     example: 50000,
     minimum: 0.01,
   })
-  // "> 0" is a business rule answered with 422 by the service (contract section 6).
+  // "> 0" is a business rule, answered with 422 RECEIPT_AMOUNT_NOT_POSITIVE by the service.
   @IsMoneyAmount({ requirePositive: false })
   amount: number;
 
@@ -94,3 +94,44 @@ export class BounceReceiptRequest {
   @IsMoneyAmount({ requirePositive: true })
   charges?: number;
 }
+
+/** The documented examples of POST /receipts. */
+export const RECORD_RECEIPT_EXAMPLES = {
+  neft: {
+    summary: 'NEFT transfer',
+    value: {
+      demandSplit: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+      amount: 50000,
+      paymentMode: 'NEFT',
+      transactionRef: 'UTR20261122001234',
+      receivedDate: '2026-11-22',
+    },
+  },
+  cash: {
+    summary: 'Cash, no reference',
+    value: {
+      demandSplit: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+      amount: 1500.5,
+      paymentMode: 'CASH',
+      transactionRef: '',
+      receivedDate: '2026-11-22',
+    },
+  },
+};
+
+/** The documented examples of POST /receipts/{id}/cancel. */
+export const CANCEL_RECEIPT_EXAMPLES = {
+  bounced: { summary: 'Bounced cheque', value: { reason: 'Cheque bounced' } },
+};
+
+/** The documented examples of POST /receipts/{id}/bounce. */
+export const BOUNCE_RECEIPT_EXAMPLES = {
+  withCharges: {
+    summary: 'Bounced, with charges',
+    value: { reason: 'Insufficient funds', bouncedOn: '2026-11-25', charges: 500 },
+  },
+  noCharges: {
+    summary: 'Bounced, no charges',
+    value: { reason: 'Signature mismatch', bouncedOn: '2026-11-25' },
+  },
+};
