@@ -28,11 +28,8 @@ import {
   idempotencyLockKey,
 } from '@/platform/idempotency/idempotency.sql';
 import { requestHash } from '@/http/idempotency/idempotency.interceptor';
-import {
-  COMMIT_RETURNING_POSITION_SQL,
-  lsnToToken,
-  positionOfCommit,
-} from '@/platform/replicas/consistency-token';
+import { lsnToToken, positionOfCommit } from '@/platform/replicas/consistency-token';
+import { COMMIT_RETURNING_POSITION_SQL } from '@/platform/replicas/replicas.sql';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
 import { dataSourceOptions } from '@/database/data-source-options';

@@ -26,18 +26,7 @@ export const CONSISTENCY_TOKEN_PARAMETER_DESCRIPTION =
 export const CONSISTENCY_TOKEN_RESPONSE_DESCRIPTION =
   "The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance.";
 
-/**
- * A write's COMMIT and the token in one round trip (one simple-protocol message: no bind
- * parameters, so PostgreSQL accepts two statements). The SELECT runs after the COMMIT has
- * returned, so the primary's WAL insert position is past the commit record: a replica that has
- * replayed that far sees the write. The insert position, not the write position: with
- * synchronous_commit off a commit returns before its record is written. An extra statement on
- * another connection after the commit would cost every write one round trip more.
- */
-export const COMMIT_RETURNING_POSITION_SQL =
-  'COMMIT; SELECT pg_current_wal_insert_lsn()::text AS lsn';
-
-/** The position from COMMIT_RETURNING_POSITION_SQL's results (node-postgres: one per statement). */
+/** The position from COMMIT_RETURNING_POSITION_SQL's (replicas.sql.ts) results (node-postgres: one per statement). */
 export function positionOfCommit(results: unknown): bigint {
   type Result = { command?: string; rows?: { lsn?: unknown }[] };
   const [commit, select] = Array.isArray(results) ? (results as Result[]) : [];

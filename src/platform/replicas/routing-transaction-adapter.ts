@@ -2,10 +2,8 @@ import { TransactionalAdapter } from '@nestjs-cls/transactional';
 import type { PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
-import {
-  COMMIT_RETURNING_POSITION_SQL,
-  positionOfCommit,
-} from '@/platform/replicas/consistency-token';
+import { positionOfCommit } from '@/platform/replicas/consistency-token';
+import { COMMIT_RETURNING_POSITION_SQL } from '@/platform/replicas/replicas.sql';
 
 export interface RoutedTransactionOptions {
   isolationLevel?: IsolationLevel;
