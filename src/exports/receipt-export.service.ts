@@ -109,7 +109,7 @@ export class ReceiptExportService implements OnModuleDestroy {
 
   /**
    * A connection in the export's read-only snapshot, tenant set: on a usable replica that has
-   * replayed the request's X-Consistency-Token (README, read replicas), else on the primary.
+   * replayed the request's X-Consistency-Token (docs/operations.md, read replicas), else on the primary.
    */
   private async begin(tenant: TenantContext, token: bigint | undefined): Promise<PoolClient> {
     const replica = this.replicas.configured ? this.replicas.pick(token) : undefined;

@@ -52,7 +52,7 @@ Every operation can answer 400 (for example an unknown query parameter); every a
 one also 401, 403, 429 (see \`Retry-After\`) and 503 (database unavailable: nothing was saved,
 retry after \`Retry-After\`); every operation with a body also 413 and 415.
 Money amounts are exact to two decimals; \`formatted\` uses the tenant's locale.
-See the README for the search filter language and the number pattern language.
+See docs/api.md in the repository for the search filter language and the number pattern language.
 `;
 
 const TAGS: [name: string, description: string][] = [

@@ -171,7 +171,8 @@ function problemBody(example: ProblemExample, instance: string): object {
     instance,
     code: example.code,
     traceId: '5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23',
-    ...(example.status === 400 && example.code === 'VALIDATION_FAILED'
+    // The generic 400 shows a field error; a feature's own 400 shows its detail alone.
+    ...(example.status === 400 && example.detail === PROBLEMS[400].detail
       ? { errors: [{ field: 'amount', message: 'amount must not be less than 0.01' }] }
       : {}),
   };
