@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness: 503 only when the service cannot recover by itself (its embedded database could not be restarted).
-         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here.
+         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_live"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers and the service is not shutting down.
-         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts.
+         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. Errors: 400 VALIDATION_FAILED naming after, limit or type.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
