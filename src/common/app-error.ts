@@ -82,6 +82,7 @@ const STATUS_TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   422: 'Unprocessable Content',
   503: 'Service Unavailable',

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness: 503 only when the service cannot recover by itself (its embedded database could not be restarted).
-         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here.
+         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_live"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers and the service is not shutting down.
-         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts.
+         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. Errors: 400 VALIDATION_FAILED naming after, limit or type.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events.
-         * @description Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most 100 subscriptions per tenant. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 409 WEBHOOK_LIMIT_REACHED.
+         * @description Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most 100 subscriptions per tenant. url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address. Errors: 400 WEBHOOK_URL_UNRESOLVABLE, 400 WEBHOOK_URL_FORBIDDEN, 409 WEBHOOK_LIMIT_REACHED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["WebhooksController_create"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * One webhook subscription.
-         * @description Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404.
+         * @description Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404. Errors: 404 WEBHOOK_NOT_FOUND.
          */
         get: operations["WebhooksController_findOne"];
         put?: never;
@@ -535,7 +535,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription.
-         * @description Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 404 WEBHOOK_NOT_FOUND.
+         * @description Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address. Errors: 400 WEBHOOK_URL_UNRESOLVABLE, 400 WEBHOOK_URL_FORBIDDEN, 404 WEBHOOK_NOT_FOUND.
          */
         patch: operations["WebhooksController_update"];
         trace?: never;
@@ -569,7 +569,7 @@ export interface paths {
         };
         /**
          * Delivery attempts of a subscription.
-         * @description Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. Errors: 400 VALIDATION_FAILED naming after or limit, 404 WEBHOOK_NOT_FOUND.
+         * @description Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. A bad after or limit is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 404 WEBHOOK_NOT_FOUND.
          */
         get: operations["WebhooksController_deliveries"];
         put?: never;
@@ -6702,23 +6702,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_FORBIDDEN. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
-                     *       "instance": "/webhooks",
-                     *       "code": "WEBHOOK_URL_FORBIDDEN",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6816,6 +6805,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/webhooks",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/webhooks",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -7210,23 +7219,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_FORBIDDEN. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
-                     *       "instance": "/webhooks/{id}",
-                     *       "code": "WEBHOOK_URL_FORBIDDEN",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
