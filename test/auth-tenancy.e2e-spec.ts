@@ -6,7 +6,7 @@ import { createTestApp, ownerDataSource, TEST_JWT_SECRET, TestApp } from './supp
 import { as, token } from './support/tokens';
 import { createDemand, post, receiptBody } from './support/factories';
 
-/** Every row of the contract's section 1 status table, through real HTTP. */
+/** Every row of the tenancy status table (docs/api.md, Tenancy), through real HTTP. */
 describe('authentication and tenancy', () => {
   let t: TestApp;
   let owner: DataSource;

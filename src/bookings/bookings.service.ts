@@ -51,7 +51,7 @@ export class BookingsService {
     return booking;
   }
 
-  /** POST /bookings/search: one page of bookings (contract §7.6). */
+  /** POST /bookings/search: one page of bookings. */
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<BookingPage> {
     const parsed = parseSearchRequest(BOOKING_SEARCH, query, body);
     const statement = pageStatement(BOOKING_TABLE, parsed, tenant.tenantId, BOOKING_COLUMNS);

@@ -8,7 +8,7 @@ export interface FieldError {
  * A failure the client can act on. The global problem filter turns it into an RFC 9457
  * application/problem+json body; `code` is stable and documented, `detail` is for humans.
  */
-/** Contract §2: `errors` lists at most this many entries, plus `errorsTruncated`. */
+/** `errors` lists at most this many entries, plus `errorsTruncated` (docs/api.md, Errors). */
 export const MAX_FIELD_ERRORS = 50;
 
 export class AppError extends Error {

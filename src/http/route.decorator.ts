@@ -4,14 +4,17 @@ import { Public, RequireScopes, Scope } from '@/http/auth/auth.decorators';
 import { ApiProblems, DocumentedProblem, problemCodes } from '@/http/errors/api-problems';
 import { IDEMPOTENCY_PROBLEMS } from '@/http/idempotency/idempotency.errors';
 import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
-import { ApiPublic } from '@/http/swagger';
 import { ReplicaRead } from '@/platform/replicas/read-replicas';
 
 export interface RouteOptions {
   summary: string;
   /** What the operation does; its errors are appended from `problems`. */
   description?: string;
-  /** Scopes the token must carry, or `'public'`: no token, no tenant, no transaction. */
+  /**
+   * Scopes the token must carry, or `'public'`: no token, no tenant, no transaction. A public
+   * controller also needs `@ApiPublic()` on its class: @nestjs/swagger drops an empty security
+   * list set on a method, so the document would still ask for a token.
+   */
   scopes: readonly Scope[] | 'public';
   /**
    * This operation's own errors beyond the standard ones (400, 401, 403, 413, 415, 429, 503 are
@@ -35,7 +38,7 @@ export function Route(options: RouteOptions): MethodDecorator {
   const description = [options.description, errors].filter(Boolean).join(' ');
   return applyDecorators(
     ApiOperation({ summary: options.summary, ...(description ? { description } : {}) }),
-    ...(options.scopes === 'public' ? [Public(), ApiPublic()] : [RequireScopes(...options.scopes)]),
+    ...(options.scopes === 'public' ? [Public()] : [RequireScopes(...options.scopes)]),
     ...(problems.length > 0 ? [ApiProblems(...problems)] : []),
     ...(options.idempotent ? [Idempotent()] : []),
     ...(options.replicaRead ? [ReplicaRead()] : []),

@@ -226,7 +226,7 @@ function finishOperation(
 }
 
 /**
- * Contract §9: reads (GETs, and the POSTs marked @ReplicaRead, which declare the header) accept
+ * Reads (GETs, and the POSTs marked @ReplicaRead, which declare the header) accept
  * X-Consistency-Token; every other operation is a write whose success carries one.
  */
 function documentConsistencyToken(method: string, operation: OperationObject): void {

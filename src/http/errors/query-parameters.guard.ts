@@ -15,7 +15,7 @@ interface ApiParameter {
 }
 
 /**
- * Contract §2: a query parameter the route does not declare (with @ApiQuery, the same metadata
+ * A query parameter the route does not declare (with @ApiQuery, the same metadata
  * the OpenAPI document is built from) is 400 UNKNOWN_PARAMETER, so a typo (or `page[]=1`,
  * `sort[a]=b`) never silently changes a result. A parameter repeated that is not an array (`isArray`
  * or an array schema) is refused too, and query text that is not valid Unicode is 400 VALIDATION_FAILED.
