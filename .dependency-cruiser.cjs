@@ -30,8 +30,15 @@ const LAYERS = [
   ['tenants'],
   ['tenant-config'],
   ['numbering'],
-  // Infrastructure: the database connection and migrations, then cross-cutting code.
+  // The search engine every catalogue (receipts, demands, bookings) is compiled by.
+  ['search'],
+  // The request pipeline: auth, tenancy guard and transaction, idempotency, problems, swagger.
+  ['http'],
+  // The database connection and migrations.
   ['database'],
+  // What the process runs on: configuration, lifecycle, replicas, metrics, logs, outbox.
+  ['platform'],
+  // Small domain primitives (money, dates, enums, the error type, the tenant context).
   ['common'],
 ];
 

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createApp } from '@/app.factory';
-import { SCOPES } from '@/common/auth/auth.decorators';
-import { loadConfig } from '@/common/config/app-config';
+import { SCOPES } from '@/http/auth/auth.decorators';
+import { loadConfig } from '@/platform/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { loadEmbeddedPostgres } from '@/database/state-location';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { ClsService } from 'nestjs-cls';
 

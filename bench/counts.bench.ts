@@ -15,8 +15,9 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { countDependencies, incrementalCountSql } from '@/receipts/search/exact-counts';
-import { parseSearchRequest } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { parseSearchRequest } from '@/search/search-request';
 import { CountIndexes1764200000001 } from '../migrations/1764200000001-CountIndexes';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
         const sql = compiled(f);
         const cachedAt = await prepare();
         const text = incremental
-          ? incrementalCountSql(sql, countDependencies(parseSearchRequest({}, f)))
+          ? incrementalCountSql(sql, countDependencies(parseSearchRequest(RECEIPT_SEARCH, {}, f)))
           : sql.countSql;
         const params = incremental ? [...sql.countParams, cachedAt ?? '-1'] : sql.countParams;
         await app.query('BEGIN');
@@ -212,7 +213,7 @@ async function main(): Promise<void> {
       'unfiltered, after a write',
     ];
     const compiled = (filters: Filter[]) =>
-      compileSearch(parseSearchRequest({}, filters), tenant.id);
+      compileSearch(parseSearchRequest(RECEIPT_SEARCH, {}, filters), tenant.id);
     const explainAll = async (phase: string, incremental: boolean) => {
       for (const [name, filters] of [
         ['date range + paymentMode IN', DATE_MODE],
@@ -234,7 +235,10 @@ async function main(): Promise<void> {
           await record();
           await explain(
             `${phase}: incremental count one write later (cached at version ${version}), ${name}`,
-            incrementalCountSql(sql, countDependencies(parseSearchRequest({}, [...filters]))),
+            incrementalCountSql(
+              sql,
+              countDependencies(parseSearchRequest(RECEIPT_SEARCH, {}, [...filters])),
+            ),
             [...sql.countParams, version],
           );
         }

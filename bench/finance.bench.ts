@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { pageStatement, SearchTable } from '@/common/search/search-page';
-import { parseSearchRequest } from '@/common/search/search-request';
-import { SearchCatalogue } from '@/common/search/search-catalogue';
+import { pageStatement, SearchTable } from '@/search/search-page';
+import { parseSearchRequest } from '@/search/search-request';
+import { SearchCatalogue } from '@/search/search-catalogue';
 import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
-import { BOOKING_COLUMNS } from '@/bookings/dto/booking.view';
+import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
-import { DEMAND_COLUMNS } from '@/demands/dto/demand-views';
+import { DEMAND_COLUMNS } from '@/demands/demands.sql';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';

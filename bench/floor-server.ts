@@ -3,12 +3,12 @@
  * login, in one transaction per request with `app.tenant_id`, lock_timeout and statement_timeout
  * set as TenantTransactionInterceptor sets them, and building bodies with the service's own pure
  * mappers. SQL comes from the service's own builders and constants (compileSearch,
- * RECEIPT_ROW_COLUMNS, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
+ * receipts.sql, receipt-writes.sql, numbering.sql, idempotency.sql); the two lookups the
  * service makes through TypeORM's `findOneBy` (tenant by key, tenant configuration) are rendered
  * once at start by TypeORM's query builder with the same find options, so their text is TypeORM's.
  * Like the service it keeps a tenant for TENANT_CACHE_TTL_MS and checks `active` in the first
  * statement of each transaction (TENANT_SETUP_SQL), and runs a search page as one statement
- * through the service's own searchPage (search/search-page.ts).
+ * through the service's own searchPage (receipts/search/receipt-search-page.ts).
  * bench/floor.bench.ts checks all of it in the statement log. It skips what a framework adds
  * around the SQL: JWT verification (the actor is `bench`, the bench token's subject), the request
  * log, rate limiting, validation, problem+json on errors (a bare status).
@@ -26,21 +26,23 @@ import {
   IDEMPOTENCY_FIND_SQL,
   IDEMPOTENCY_LOCK_SQL,
   idempotencyLockKey,
-} from '@/common/idempotency/idempotency.sql';
-import { requestHash } from '@/common/idempotency/idempotency.interceptor';
-import {
-  COMMIT_RETURNING_POSITION_SQL,
-  lsnToToken,
-  positionOfCommit,
-} from '@/common/replicas/consistency-token';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { decimalFromJson } from '@/common/validation/field-validators';
+} from '@/platform/idempotency/idempotency.sql';
+import { requestHash } from '@/http/idempotency/idempotency.interceptor';
+import { lsnToToken, positionOfCommit } from '@/platform/replicas/consistency-token';
+import { COMMIT_RETURNING_POSITION_SQL } from '@/platform/replicas/replicas.sql';
+import { TenantContext } from '@/common/tenant-context';
+import { decimalFromJson } from '@/common/field-validators';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { counterKey, renderNumber } from '@/numbering/number-pattern';
-import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from '@/numbering/numbering.sql';
+import {
+  CLAIM_NUMBER_SQL,
+  NEXT_COUNTER_VALUE_SQL,
+  NUMBERING_SETTINGS_SQL,
+} from '@/numbering/numbering.sql';
 import { numberRenderContext, resolveScheme } from '@/numbering/numbering.service';
-import { ReceiptRow, ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
-import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/common/outbox/outbox.sql';
+import { ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
+import { ReceiptRow } from '@/receipts/receipts.sql';
+import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -51,12 +53,13 @@ import {
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from '@/receipts/receipt-writes.sql';
 import { ExactCounts, QueryFn } from '@/receipts/search/exact-counts';
-import { searchPage } from '@/receipts/search/search-page';
-import { parseSearchRequest, RawSearchQuery } from '@/receipts/search/search-request';
-import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
-import { TENANT_CACHE_TTL_MS } from '@/common/tenancy/tenants.service';
-import { NUMBERING_SETTINGS_SQL, NumberingSettings } from '@/numbering/numbering-settings';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { searchPage } from '@/receipts/search/receipt-search-page';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
+import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
+import { TENANT_CACHE_TTL_MS } from '@/http/tenancy/tenants.service';
+import { NumberingSettings } from '@/numbering/numbering-settings';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
 export interface FloorOptions {
   appUrl: string;
@@ -227,7 +230,7 @@ export function floorRoutes(
     }, commitPosition);
 
   const search = async (tenant: TenantContext, query: RawSearchQuery, body: unknown) => {
-    const parsed = parseSearchRequest(query, body);
+    const parsed = parseSearchRequest(RECEIPT_SEARCH, query, body);
     return (await inTransaction(tenant, (q) => searchPage(q, tenant, parsed, counts))).result;
   };
 
@@ -267,7 +270,14 @@ export function floorRoutes(
     }
     const inserted = await query<ReceiptRow>(
       INSERT_RECEIPT_SQL,
-      insertReceiptParams(tenant, split, receiptNumber, amount, body, payment.statusChanged),
+      insertReceiptParams({
+        tenant,
+        split,
+        receiptNumber,
+        amount,
+        receipt: body,
+        demandStatusChanged: payment.statusChanged,
+      }),
     );
     return toReceiptView(inserted[0], tenant);
   };
@@ -318,7 +328,7 @@ export function floorRoutes(
     return { ...result, token };
   };
 
-  /** The outbox's last statement before commit, as the service writes it (contract §8). */
+  /** The outbox's last statement before commit, as the service writes it (docs/api.md, Events). */
   const appendEvent = (query: QueryFn, tenant: TenantContext, view: ReceiptView) =>
     query(APPEND_EVENTS_SQL, [
       tenant.tenantId,

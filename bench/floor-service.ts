@@ -8,8 +8,8 @@
  * disconnects.
  */
 import { createApp } from '@/app.factory';
-import { loadConfig } from '@/common/config/app-config';
-import { applyHeapGrowth } from '@/common/lifecycle/heap-growth';
+import { loadConfig } from '@/platform/config/app-config';
+import { applyHeapGrowth } from '@/platform/lifecycle/heap-growth';
 
 interface ServiceOptions {
   appUrl: string;

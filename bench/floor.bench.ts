@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { createApp } from '@/app.factory';
-import { AppConfig, loadConfig } from '@/common/config/app-config';
+import { AppConfig, loadConfig } from '@/platform/config/app-config';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { ClsService } from 'nestjs-cls';
 import {

@@ -273,7 +273,7 @@ export function requestArbitrary(
   );
 }
 
-/** The documented error shape (contract §2). Returns what is wrong, or null. */
+/** The documented error shape (docs/api.md, Errors). Returns what is wrong, or null. */
 export function problemShapeError(
   status: number,
   contentType: string,

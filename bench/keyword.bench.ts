@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { parseSearchRequest } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { parseSearchRequest } from '@/search/search-request';
 import { runBench, startBenchEnvironment } from './bench-support';
 import type { LoadResult } from './floor-load';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
 
     if (!values['no-explain']) {
       for (const keyword of keywords) {
-        const parsed = parseSearchRequest({ size: '20' }, [
+        const parsed = parseSearchRequest(RECEIPT_SEARCH, { size: '20' }, [
           { field: 'keyword', type: 'CONTAINS', query: keyword },
         ]);
         const sql = compileSearch(parsed, tenant.id);

@@ -14,7 +14,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { AppConfig } from '@/common/config/app-config';
+import { AppConfig } from '@/platform/config/app-config';
 import { PAYMENT_MODES } from '@/common/domain/enums';
 import { freePort, runBench, startBenchEnvironment } from './bench-support';
 import { loadSpread, spreadReceipts } from './receipt-data';

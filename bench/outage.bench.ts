@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
-import { SCOPES } from '@/common/auth/auth.decorators';
+import { SCOPES } from '@/http/auth/auth.decorators';
 import { freePort } from './bench-support';
 import { PgCluster, prepareServiceOnCluster } from './pg-cluster';
 

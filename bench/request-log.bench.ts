@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import pinoHttp, { Options } from 'pino-http';
-import { requestLogOptions } from '@/common/logging/request-log';
+import { requestLogOptions } from '@/platform/logging/request-log';
 import { median } from './processes';
 
 const VARIANTS = ['none', 'wrapped', 'service'] as const;

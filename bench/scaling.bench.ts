@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ClsService } from 'nestjs-cls';
 import { createApp } from '@/app.factory';
-import { loadConfig } from '@/common/config/app-config';
+import { loadConfig } from '@/platform/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { startPgBouncer } from '../test/support/pgbouncer';

@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from 'jsonwebtoken';
-import { SCOPES } from '@/common/auth/auth.decorators';
+import { SCOPES } from '@/http/auth/auth.decorators';
 import { freePort } from './bench-support';
 import { PgCluster } from './pg-cluster';
 

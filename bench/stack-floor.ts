@@ -34,12 +34,12 @@ import { requestContextModule } from '@/app.module';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
-import { lsnToToken } from '@/common/replicas/consistency-token';
-import { RoutingTransactionAdapter } from '@/common/replicas/routing-transaction-adapter';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { lsnToToken } from '@/platform/replicas/consistency-token';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { TenantContext } from '@/common/tenant-context';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { ENTITIES } from '@/entities';
-import type { RawSearchQuery } from '@/receipts/search/search-request';
+import type { RawSearchQuery } from '@/search/search-request';
 import {
   FloorDb,
   FloorError,

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Bounced cheques and cancelled bookings and demands (contract §7.4, §7.5).
+ * Bounced cheques and cancelled bookings and demands (docs/api.md, the finance desk).
  *
  * - Receipts may be BOUNCED. Why a receipt left ACTIVE, when (the business date: the day it was
  *   cancelled in the tenant's zone, or the day the cheque bounced) and by whom are kept for

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * POST /demands/search and POST /bookings/search (contract §7.6).
+ * POST /demands/search and POST /bookings/search (docs/api.md, docs/search.md).
  *
  * - `demands.pending_amount`: the amount still owed, stored (generated) so it filters and sorts
  *   like any column instead of an expression the catalogue cannot name.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The transactional outbox and its feed (contract §8).
+ * The transactional outbox and its feed (docs/api.md, Events).
  *
  * - `events`: one row per change, written in the change's transaction, with the tenant's
  *   sequence number; `data` is the record as its GET returns it.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Event retention (contract §8, EVENTS_RETENTION_DAYS): the housekeeping job deletes events older
+ * Event retention (EVENTS_RETENTION_DAYS, docs/api.md): the housekeeping job deletes events older
  * than the retention, tenant by tenant in bounded batches, through a SECURITY DEFINER function
  * (the application role has no DELETE on events, and row-level security would hide other
  * tenants' rows from it), as it does for idempotency keys. The sequence counter is kept, so a

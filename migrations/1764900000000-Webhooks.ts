@@ -13,7 +13,7 @@ export const WEBHOOK_QUEUE_OPTIONS = {
 };
 
 /**
- * Webhooks (contract §8).
+ * Webhooks (docs/api.md).
  *
  * - `webhook_subscriptions`: where a tenant wants its events POSTed, the signing secret(s) and
  *   the delivery cursor: `delivered_sequence` is the last event sequence handled (delivered, or

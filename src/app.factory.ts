@@ -3,18 +3,18 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
-import { AppConfig } from '@/common/config/app-config';
-import { Metrics } from '@/common/metrics/metrics';
-import { bodyParserErrors } from '@/common/errors/body-parser-errors';
+import { AppConfig } from '@/platform/config/app-config';
+import { Metrics } from '@/platform/metrics/metrics';
+import { bodyParserErrors } from '@/http/errors/body-parser-errors';
 import {
   contentEncodingGuard,
   markInvalidUtf8,
   requestBodyGuard,
-} from '@/common/errors/request-body-guard';
-import { applyCors } from '@/common/http/cors';
-import { applyServerTimeouts } from '@/common/http/server-timeouts';
-import { trustProxySetting } from '@/common/http/trusted-proxies';
-import { setupSwagger } from '@/common/swagger';
+} from '@/http/errors/request-body-guard';
+import { applyCors } from '@/platform/server/cors';
+import { applyServerTimeouts } from '@/platform/server/server-timeouts';
+import { trustProxySetting } from '@/platform/server/trusted-proxies';
+import { setupSwagger } from '@/http/swagger';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
 export async function createApp(
@@ -33,7 +33,7 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   // First, so every response is counted, including those the body checks below refuse.
   app.use(app.get(Metrics).middleware);
-  // Before the body checks and every guard (CORS_ORIGINS, contract §9): a preflight is answered
+  // Before the body checks and every guard (CORS_ORIGINS, docs/browser.md): a preflight is answered
   // here, never 401 or 429, and error responses to a listed origin carry the CORS headers too.
   applyCors(app, config.corsOrigins);
   app.use(contentEncodingGuard);

@@ -6,23 +6,23 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
-import { JwtAuthGuard } from '@/common/auth/jwt-auth.guard';
-import { JwtKeyMaterial } from '@/common/auth/jwt-key-material';
-import { JwtStrategy } from '@/common/auth/jwt.strategy';
-import { ScopesGuard } from '@/common/auth/scopes.guard';
-import { AppConfig } from '@/common/config/app-config';
-import { ClientThrottlerGuard } from '@/common/http/client-throttler.guard';
-import { SlidingWindowStorage } from '@/common/http/sliding-window-storage';
-import { QueryParametersGuard } from '@/common/errors/query-parameters.guard';
-import { ProblemFilter } from '@/common/errors/problem.filter';
-import { createValidationPipe } from '@/common/errors/validation';
-import { requestLogOptions } from '@/common/logging/request-log';
-import { RoutingTransactionAdapter } from '@/common/replicas/routing-transaction-adapter';
-import { TenantTransactionInterceptor } from '@/common/tenancy/tenant-transaction.interceptor';
-import { TenantGuard } from '@/common/tenancy/tenant.guard';
+import { JwtAuthGuard } from '@/http/auth/jwt-auth.guard';
+import { JwtKeyMaterial } from '@/http/auth/jwt-key-material';
+import { JwtStrategy } from '@/http/auth/jwt.strategy';
+import { ScopesGuard } from '@/http/auth/scopes.guard';
+import { AppConfig } from '@/platform/config/app-config';
+import { ClientThrottlerGuard } from '@/http/throttling/client-throttler.guard';
+import { SlidingWindowStorage } from '@/http/throttling/sliding-window-storage';
+import { QueryParametersGuard } from '@/http/errors/query-parameters.guard';
+import { ProblemFilter } from '@/http/errors/problem.filter';
+import { createValidationPipe } from '@/http/errors/validation';
+import { requestLogOptions } from '@/platform/logging/request-log';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { TenantTransactionInterceptor } from '@/http/tenancy/tenant-transaction.interceptor';
+import { TenantGuard } from '@/http/tenancy/tenant.guard';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { ENTITIES } from '@/entities';
-import { CommonModule } from '@/common/common.module';
+import { PlatformModule } from '@/platform/platform.module';
 import { HealthModule } from '@/health/health.module';
 import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
@@ -34,7 +34,7 @@ import { EventsModule } from '@/events/events.module';
 import { WebhooksModule } from '@/webhooks/webhooks.module';
 import { TenantConfigModule } from '@/tenant-config/tenant-config.module';
 import { TenantsModule } from '@/tenants/tenants.module';
-import { TenancyModule } from '@/common/tenancy/tenancy.module';
+import { TenancyModule } from '@/http/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
 
@@ -70,7 +70,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CommonModule.register(config),
+        PlatformModule.register(config),
         LoggerModule.forRoot({
           pinoHttp: requestLogOptions(config),
         }),

@@ -1,12 +1,13 @@
 import { Booking } from '@/bookings/booking.entity';
-import { IdempotencyKey } from '@/common/idempotency/idempotency-key.entity';
+import { IdempotencyKey } from '@/platform/idempotency/idempotency-key.entity';
 import { DemandSplit } from '@/demands/demand-split.entity';
 import { Demand } from '@/demands/demand.entity';
-import { IssuedNumber, NumberCounter } from '@/numbering/number-counter.entity';
+import { IssuedNumber } from '@/numbering/issued-number.entity';
+import { NumberCounter } from '@/numbering/number-counter.entity';
 import { Receipt } from '@/receipts/receipt.entity';
 import { TenantConfigurationHistory } from '@/tenant-config/tenant-configuration-history.entity';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [

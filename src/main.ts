@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { createApp } from '@/app.factory';
-import { ConfigError, loadConfig } from '@/common/config/app-config';
-import { GracefulShutdown } from '@/common/lifecycle/graceful-shutdown';
-import { applyHeapGrowth } from '@/common/lifecycle/heap-growth';
-import { lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { ConfigError, loadConfig } from '@/platform/config/app-config';
+import { GracefulShutdown } from '@/platform/lifecycle/graceful-shutdown';
+import { applyHeapGrowth } from '@/platform/lifecycle/heap-growth';
+import { lifecycleState } from '@/platform/lifecycle/lifecycle-state';
 import { prepareDatabase } from '@/database/database-bootstrap';
 import { describeEmbeddedLocation } from '@/database/state-location';
 import { seedDemoData } from '@/seed/demo-seed';
@@ -13,7 +13,7 @@ let shutdown: GracefulShutdown | undefined;
 async function main(): Promise<void> {
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowingPercent);
-  // Drain HTTP, close Nest (background work, pool), then the embedded server; see README.
+  // Drain HTTP, close Nest (background work, pool), then the embedded server; docs/operations.md.
   shutdown = new GracefulShutdown({
     drainMs: config.shutdownDrainMs,
     timeoutMs: config.shutdownTimeoutMs,

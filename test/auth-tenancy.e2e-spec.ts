@@ -1,12 +1,12 @@
 import { sign } from 'jsonwebtoken';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, ownerDataSource, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { as, token } from './support/tokens';
 import { createDemand, post, receiptBody } from './support/factories';
 
-/** Every row of the contract's section 1 status table, through real HTTP. */
+/** Every row of the tenancy status table (docs/api.md, Tenancy), through real HTTP. */
 describe('authentication and tenancy', () => {
   let t: TestApp;
   let owner: DataSource;

@@ -16,7 +16,7 @@ import {
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
-/** Bounced cheques (contract §7.4) and cancelling demands and bookings (§7.5). */
+/** Bounced cheques and cancelling demands and bookings (docs/api.md, the finance desk). */
 describe('bounced cheques and cancelled demands and bookings', () => {
   let t: TestApp;
   let db: DataSource;

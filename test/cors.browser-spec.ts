@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Page } from 'playwright-core';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createDemand, receiptBody, searchReceipts } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { token } from './support/tokens';
@@ -114,7 +114,7 @@ const closeServer = (server?: Server) =>
   new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 
 /**
- * Contract §9 in a real (headless) Chromium: a dashboard page on a listed origin calls the API on
+ * CORS (docs/browser.md) in a real (headless) Chromium: a dashboard page on a listed origin calls the API on
  * another origin (search, an idempotent write, its X-Consistency-Token, an ETag, a PDF); the
  * same page on an unlisted origin is refused by the browser itself.
  */

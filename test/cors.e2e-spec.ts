@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 import { createDemand, receiptBody, recordReceipt } from './support/factories';
@@ -37,7 +37,7 @@ const list = (value: unknown) =>
 const accessControlHeaders = (res: request.Response) =>
   Object.keys(res.headers).filter((name) => name.startsWith('access-control-'));
 
-/** What every response to a listed origin carries (contract §9), errors included. */
+/** What every response to a listed origin carries (docs/browser.md), errors included. */
 function expectCorsFor(res: request.Response, origin = DASHBOARD): void {
   expect(res.headers['access-control-allow-origin']).toBe(origin);
   expect(list(res.headers['access-control-expose-headers'])).toEqual(EXPOSED_HEADERS);
@@ -68,7 +68,7 @@ const preflight = (
     .set('Access-Control-Request-Method', method)
     .set('Access-Control-Request-Headers', headers);
 
-/** Browsers (contract §9): CORS_ORIGINS, through real HTTP on the real AppModule. */
+/** Browsers (docs/browser.md): CORS_ORIGINS, through real HTTP on the real AppModule. */
 describe('CORS for a dashboard on another origin', () => {
   let t: TestApp;
   let tenantA: Tenant;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { assertUnprivileged } from '@/database/database-bootstrap';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 
 const TENANT_OWNED = [

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   BookingView,
   createBooking,
@@ -22,7 +22,7 @@ interface Page<T> {
   pageNumber: number;
 }
 
-/** POST /demands/search and POST /bookings/search (contract §7.6): one engine, two catalogues. */
+/** POST /demands/search and POST /bookings/search (docs/api.md): one engine, two catalogues. */
 describe('demand and booking search', () => {
   let t: TestApp;
   let tenant: Tenant;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   cancelReceipt,
   createBooking,
@@ -28,7 +28,7 @@ interface EventPage {
   nextAfter: number;
 }
 
-/** The transactional outbox and GET /events (contract §8). */
+/** The transactional outbox and GET /events (docs/api.md, Events). */
 describe('events: the outbox and its feed', () => {
   let t: TestApp;
   let db: DataSource;

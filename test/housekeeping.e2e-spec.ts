@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import PgBoss from 'pg-boss';
 import { HousekeepingService, PURGE_QUEUE } from '@/housekeeping/housekeeping.service';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { bookingBody } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';

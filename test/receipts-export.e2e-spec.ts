@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { EXPORT_COLUMNS } from '@/exports/receipt-export-rows';
 import {
   createDemand,
@@ -22,7 +22,7 @@ import { as } from './support/tokens';
 
 type Filter = { field: string; query?: string; type: string };
 
-/** POST /receipts/export (contract §7.2): files equal to search, streamed from a cursor. */
+/** POST /receipts/export (docs/api.md): files equal to search, streamed from a cursor. */
 describe('POST /receipts/export', () => {
   let t: TestApp;
   let owner: Client;

@@ -1,9 +1,10 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { parseSearchRequest } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { parseSearchRequest } from '@/search/search-request';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   compareText,
   defaultOrder,
@@ -650,7 +651,7 @@ describe('POST /receipts/search', () => {
         };
         for (const keyword of ['kapoor', 'rct-01', 'utra1']) {
           const c = compileSearch(
-            parseSearchRequest({ size: '500', sort: 'amount,desc' }, [
+            parseSearchRequest(RECEIPT_SEARCH, { size: '500', sort: 'amount,desc' }, [
               { field: 'keyword', query: keyword, type: 'CONTAINS' },
             ]),
             tenant.id,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import request from 'supertest';
 import { SUMMARY_GROUPS } from '@/receipts/summary/receipt-summary';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import {
   cancelReceipt,
   createDemand,
@@ -26,7 +26,7 @@ interface Summary {
   groups: Group[];
 }
 
-/** POST /receipts/summary (contract §7.1) against search: same filters, same receipts, to the paisa. */
+/** POST /receipts/summary (docs/api.md) against search: same filters and receipts, to the paisa. */
 describe('POST /receipts/summary', () => {
   let t: TestApp;
   let tenant: Tenant;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Client } from 'pg';
 import { MUTABLE_SEARCH_COLUMNS } from '@/receipts/search/exact-counts';
 import { SEARCH_FIELDS } from '@/receipts/search/search-fields';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { cancelReceipt, createDemand, recordReceipt, split } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';

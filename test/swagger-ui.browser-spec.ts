@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Browser, chromium, Page } from 'playwright-core';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, TestApp } from './support/test-app';
 import { token } from './support/tokens';
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { SCOPES } from '@/common/auth/auth.decorators';
-import { loadConfig } from '@/common/config/app-config';
+import { SCOPES } from '@/http/auth/auth.decorators';
+import { loadConfig } from '@/platform/config/app-config';
 import { signDevelopmentToken, TokenRefused } from '@/cli/dev-token';
 import { createTestApp, TestApp } from './support/test-app';
 

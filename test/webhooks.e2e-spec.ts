@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { HousekeepingService } from '@/housekeeping/housekeeping.service';
 import { verifySignature } from '@/webhooks/webhook-signature';
 import { createBooking, createDemand, get, post, recordReceipt, split } from './support/factories';
@@ -40,7 +40,7 @@ const DELIVERY_ENV = {
   WEBHOOK_POLL_INTERVAL_MS: '100',
 };
 
-/** Webhooks (contract §8): subscriptions, signed ordered delivery, retries, the SSRF guard. */
+/** Webhooks (docs/api.md): subscriptions, signed ordered delivery, retries, the SSRF guard. */
 describe('webhooks', () => {
   let t: TestApp;
   let db: DataSource;

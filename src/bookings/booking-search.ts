@@ -1,9 +1,9 @@
 /**
- * The booking catalogue of the shared search engine (POST /bookings/search, contract §7.6): every
+ * The booking catalogue of the shared search engine (POST /bookings/search, docs/api.md): every
  * field is a column of `bookings b`; `keyword` matches the booking number and the buyer's name.
  */
-import { field, SearchCatalogue } from '@/common/search/search-catalogue';
-import { SearchTable } from '@/common/search/search-page';
+import { field, SearchCatalogue } from '@/search/search-catalogue';
+import { SearchTable } from '@/search/search-page';
 
 export const BOOKING_STATUSES = ['ACTIVE', 'CANCELLED'] as const;
 

@@ -1,11 +1,31 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
+/**
+ * Mirrors migrations/1763776800000-InitialSchema.ts, 1764500000000-StatusChanges.ts and
+ * 1764600000000-DemandBookingSearch.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('bookings')
+@Unique('bookings_tenant_id_booking_number_key', ['tenantId', 'bookingNumber'])
+@Check('bookings_status_check', `status IN ('ACTIVE', 'CANCELLED')`)
+// (tenant_id, booking_date DESC, id DESC): TypeORM has no key order; the migration has it.
+@Index('bookings_booking_date_idx', ['tenantId', 'bookingDate', 'id'])
 export class Booking {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'bookings_tenant_id_fkey' })
   tenantId: string;
 
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  /** Defaults to gen_random_uuid() in the database. */
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
   @Column({ name: 'booking_number', type: 'text' })
@@ -24,7 +44,7 @@ export class Booking {
   @Column({ name: 'booking_date', type: 'date' })
   bookingDate: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: 'ACTIVE' })
   status: 'ACTIVE' | 'CANCELLED';
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
@@ -32,4 +52,14 @@ export class Booking {
 
   @Column({ name: 'created_by', type: 'text' })
   createdBy: string;
+
+  /** Why, when and by whom it was cancelled; null while ACTIVE. */
+  @Column({ name: 'cancel_reason', type: 'text', nullable: true })
+  cancelReason: string | null;
+
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
+
+  @Column({ name: 'cancelled_by', type: 'text', nullable: true })
+  cancelledBy: string | null;
 }

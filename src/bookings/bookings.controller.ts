@@ -1,19 +1,20 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiIdParam } from '@/common/swagger';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam } from '@/http/swagger';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { Route } from '@/http/route.decorator';
+import { NUMBERING_EXHAUSTED } from '@/numbering/numbering.errors';
+import { BOOKING_NOT_FOUND } from './bookings.errors';
 import { BookingsService } from './bookings.service';
-import { ApiSearchQuery } from '@/common/search/search-swagger';
-import type { RawSearchQuery } from '@/common/search/search-request';
+import { ApiSearchQuery } from '@/search/search-swagger';
+import type { RawSearchQuery } from '@/search/search-request';
 import { BOOKING_SEARCH } from './booking-search';
-import { BookingPage, BookingSearchFilterDto } from './dto/booking-search.dto';
+import { BookingPage } from './dto/booking-page.view';
+import { BookingSearchFilterDto } from './dto/booking-search.request';
 import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 @ApiTags('bookings')
 @Controller('bookings')
@@ -22,12 +23,13 @@ export class BookingsController {
 
   @Post()
   @HttpCode(201)
-  @RequireScopes('receipts:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Create a booking of a unit.',
     description:
-      "Issues the next number of the tenant's booking series, dated by bookingDate. Errors: 400 VALIDATION_FAILED (unknown fields are refused too), 409 NUMBERING_EXHAUSTED (the pattern cannot render a free number), 422 IDEMPOTENCY_KEY_REUSED.",
+      "Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED).",
+    scopes: ['receipts:write'],
+    problems: [NUMBERING_EXHAUSTED],
+    idempotent: true,
   })
   @ApiBody({
     type: CreateBookingRequest,
@@ -44,11 +46,6 @@ export class BookingsController {
     },
   })
   @ApiCreatedResponse({ type: BookingView, description: 'The booking, status ACTIVE.' })
-  @ApiProblems(409, {
-    status: 422,
-    code: 'IDEMPOTENCY_KEY_REUSED',
-    detail: 'This Idempotency-Key was used with a different request body.',
-  })
   create(
     @Tenant() tenant: TenantContext,
     @Body() body: CreateBookingRequest,
@@ -57,13 +54,13 @@ export class BookingsController {
   }
 
   @Post('search')
-  @ReplicaRead()
   @HttpCode(200)
-  @RequireScopes('receipts:read')
-  @ApiOperation({
+  @Route({
     summary: 'Search bookings with filters, sorting and paging.',
     description:
       'The request grammar, limits, page object and 400s of POST /receipts/search, over the booking catalogue. Default sort bookingDate,desc. totalElements is exact. keyword matches the booking number or the buyer name.',
+    scopes: ['receipts:read'],
+    replicaRead: true,
   })
   @ApiSearchQuery(BOOKING_SEARCH)
   @ApiBody({
@@ -86,18 +83,14 @@ export class BookingsController {
   }
 
   @Get(':id')
-  @RequireScopes('receipts:read')
-  @ApiOperation({
+  @Route({
     summary: 'One booking.',
     description: "A booking of the caller's tenant by id; another tenant's booking is 404.",
+    scopes: ['receipts:read'],
+    problems: [BOOKING_NOT_FOUND],
   })
   @ApiIdParam('Booking id.')
   @ApiOkResponse({ type: BookingView })
-  @ApiProblems({
-    status: 404,
-    code: 'BOOKING_NOT_FOUND',
-    detail: 'No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.',
-  })
   findOne(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

@@ -1,23 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
 import { parseLocalDate } from '@/common/dates/local-date';
-import { pageStatement, PageRow, settlePage, toPage } from '@/common/search/search-page';
-import { parseSearchRequest, RawSearchQuery } from '@/common/search/search-request';
+import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BOOKING_SEARCH, BOOKING_TABLE } from './booking-search';
-import { BookingPage } from './dto/booking-search.dto';
-import { BOOKING_COLUMNS, BookingRow, BookingView, toBookingView } from './dto/booking.view';
+import { BookingPage } from './dto/booking-page.view';
+import { BOOKING_NOT_FOUND } from './bookings.errors';
+import {
+  BOOKING_BY_ID_SQL,
+  BOOKING_COLUMNS,
+  bookingByIdParams,
+  BookingRow,
+  INSERT_BOOKING_SQL,
+  insertBookingParams,
+} from './bookings.sql';
+import { BookingView, toBookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
 
 /** Bookings, always through the request's transaction (row-level security) and by tenant. */
 @Injectable()
 export class BookingsService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
   ) {}
@@ -27,25 +35,23 @@ export class BookingsService {
       date: parseLocalDate(body.bookingDate),
     });
     const [row] = await this.txHost.tx.query<BookingRow[]>(
-      `INSERT INTO bookings (tenant_id, booking_number, unit_id, buyer_name, buyer_id, booking_date, status, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, 'ACTIVE', $7)
-       RETURNING ${BOOKING_COLUMNS}`,
-      [
-        tenant.tenantId,
+      INSERT_BOOKING_SQL,
+      insertBookingParams({
+        tenantId: tenant.tenantId,
         bookingNumber,
-        body.unit,
-        body.buyerName,
-        body.buyerId ?? null,
-        body.bookingDate,
-        tenant.actor,
-      ],
+        unitId: body.unit,
+        buyerName: body.buyerName,
+        buyerId: body.buyerId ?? null,
+        bookingDate: body.bookingDate,
+        createdBy: tenant.actor,
+      }),
     );
     const booking = toBookingView(row);
     this.outbox.record('booking.created', booking);
     return booking;
   }
 
-  /** POST /bookings/search: one page of bookings (contract §7.6). */
+  /** POST /bookings/search: one page of bookings. */
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<BookingPage> {
     const parsed = parseSearchRequest(BOOKING_SEARCH, query, body);
     const statement = pageStatement(BOOKING_TABLE, parsed, tenant.tenantId, BOOKING_COLUMNS);
@@ -58,13 +64,10 @@ export class BookingsService {
 
   async findOne(tenant: TenantContext, id: string): Promise<BookingView> {
     const [row] = await this.txHost.tx.query<BookingRow[]>(
-      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id],
+      BOOKING_BY_ID_SQL,
+      bookingByIdParams({ tenantId: tenant.tenantId, id }),
     );
-    if (!row) throw bookingNotFound(id);
+    if (!row) throw BOOKING_NOT_FOUND.error(id);
     return toBookingView(row);
   }
 }
-
-export const bookingNotFound = (id: string) =>
-  AppError.notFound('BOOKING_NOT_FOUND', `Booking ${id} was not found.`);

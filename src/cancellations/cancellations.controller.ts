@@ -1,13 +1,19 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { ApiIdParam } from '@/common/swagger';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Route } from '@/http/route.decorator';
+import { ApiIdParam } from '@/http/swagger';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BookingView } from '@/bookings/dto/booking.view';
-import { DemandView } from '@/demands/dto/demand-views';
+import { DEMAND_NOT_FOUND } from '@/demands/demands.errors';
+import { DemandView } from '@/demands/dto/demand.view';
+import {
+  ALREADY_CANCELLED,
+  BOOKING_HAS_RECEIPTS,
+  DEMAND_HAS_RECEIPTS,
+} from './cancellations.errors';
 import { CancellationsService } from './cancellations.service';
 import { CancelRecordRequest } from './dto/cancel.request';
 
@@ -22,29 +28,17 @@ export class CancellationsController {
 
   @Post('demands/:id/cancel')
   @HttpCode(200)
-  @RequireScopes('receipts:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Cancel a demand and its splits.',
     description:
-      "The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Errors: 404 DEMAND_NOT_FOUND (also for another tenant's demand), 409 DEMAND_HAS_RECEIPTS while any of its receipts is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.",
+      "The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Another tenant's demand is not found. A demand with any ACTIVE receipt cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing.",
+    scopes: ['receipts:write'],
+    problems: [DEMAND_NOT_FOUND, DEMAND_HAS_RECEIPTS, ALREADY_CANCELLED],
+    idempotent: true,
   })
   @ApiIdParam('Demand id.')
   @ApiBody({ type: CancelRecordRequest, examples: REASON_EXAMPLES })
   @ApiOkResponse({ type: DemandView, description: 'The demand with its splits, now CANCELLED.' })
-  @ApiProblems(
-    {
-      status: 404,
-      code: 'DEMAND_NOT_FOUND',
-      detail: 'Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.',
-    },
-    {
-      status: 409,
-      code: 'DEMAND_HAS_RECEIPTS',
-      detail:
-        'Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d has ACTIVE receipts; cancel or bounce them first.',
-    },
-  )
   cancelDemand(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
@@ -55,29 +49,21 @@ export class CancellationsController {
 
   @Post('bookings/:id/cancel')
   @HttpCode(200)
-  @RequireScopes('receipts:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Cancel a booking, its demands and their splits.',
     description:
-      "The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Errors: 404 BOOKING_NOT_FOUND (also for another tenant's booking), 409 BOOKING_HAS_RECEIPTS while any receipt under it is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.",
+      "The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Another tenant's booking is not found. A booking with any ACTIVE receipt under it cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing.",
+    scopes: ['receipts:write'],
+    problems: [
+      BOOKING_NOT_FOUND,
+      BOOKING_HAS_RECEIPTS,
+      { ...ALREADY_CANCELLED, example: ['Booking', '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'] },
+    ],
+    idempotent: true,
   })
   @ApiIdParam('Booking id.')
   @ApiBody({ type: CancelRecordRequest, examples: REASON_EXAMPLES })
   @ApiOkResponse({ type: BookingView, description: 'The booking, now CANCELLED.' })
-  @ApiProblems(
-    {
-      status: 404,
-      code: 'BOOKING_NOT_FOUND',
-      detail: 'Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.',
-    },
-    {
-      status: 409,
-      code: 'BOOKING_HAS_RECEIPTS',
-      detail:
-        'Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d has ACTIVE receipts; cancel or bounce them first.',
-    },
-  )
   cancelBooking(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

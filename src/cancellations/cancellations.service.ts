@@ -1,19 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { bookingNotFound, BookingsService } from '@/bookings/bookings.service';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
+import { BookingsService } from '@/bookings/bookings.service';
 import { BookingView } from '@/bookings/dto/booking.view';
+import { DEMAND_NOT_FOUND } from '@/demands/demands.errors';
 import { DemandsService } from '@/demands/demands.service';
-import { DemandView } from '@/demands/dto/demand-views';
+import { DemandView } from '@/demands/dto/demand.view';
 import { ReceiptsService } from '@/receipts/receipts.service';
+import {
+  ALREADY_CANCELLED,
+  BOOKING_HAS_RECEIPTS,
+  DEMAND_HAS_RECEIPTS,
+} from './cancellations.errors';
+import {
+  ACTIVE_RECEIPT_SQL,
+  CANCEL_BOOKING_SQL,
+  CANCEL_DEMANDS_SQL,
+  CancelledDemandsRow,
+  cancelParams,
+  CancelTarget,
+  LOCK_BOOKING_SQL,
+  LOCK_DEMANDS_SQL,
+  LOCK_SPLITS_SQL,
+  LockedBookingRow,
+  LockedDemandRow,
+  targetParams,
+} from './cancellations.sql';
 import { CancelRecordRequest } from './dto/cancel.request';
 
+/** The 409 of a target that still has ACTIVE receipts. */
+const HAS_RECEIPTS = { demand: DEMAND_HAS_RECEIPTS, booking: BOOKING_HAS_RECEIPTS };
+
 /**
- * Cancels demands and bookings (contract §7.5), cascading down in one transaction. It sits above
- * bookings, demands and receipts because a cancel reads and changes all three.
+ * Cancels demands and bookings, cascading down in one transaction: a cancelled record keeps its
+ * number, stays readable and takes nothing new; a cancel is refused while ACTIVE receipts remain
+ * (README.md, "The finance desk"). It sits above bookings, demands and receipts because a cancel
+ * reads and changes all three.
  *
  * Lock order, shared with every other writer: booking, then the demand splits (by id), then the
  * demands (by id), then the tenant's receipt search version. Recording, cancelling or bouncing a
@@ -25,7 +50,7 @@ import { CancelRecordRequest } from './dto/cancel.request';
 @Injectable()
 export class CancellationsService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly bookings: BookingsService,
     private readonly demands: DemandsService,
     private readonly receipts: ReceiptsService,
@@ -37,18 +62,11 @@ export class CancellationsService {
     id: string,
     body: CancelRecordRequest,
   ): Promise<DemandView> {
-    const [locked] = await this.lockDemands(tenant, 'd.id = $2', id);
-    if (!locked) throw AppError.notFound('DEMAND_NOT_FOUND', `Demand ${id} was not found.`);
-    if (locked.status === 'CANCELLED') {
-      throw AppError.conflict('ALREADY_CANCELLED', `Demand ${id} is already cancelled.`);
-    }
-    await this.refuseActiveReceipts(tenant, 'demand_id = $2', id, () =>
-      AppError.conflict(
-        'DEMAND_HAS_RECEIPTS',
-        `Demand ${id} has ACTIVE receipts; cancel or bounce them first.`,
-      ),
-    );
-    await this.cancelDemandRows(tenant, 'id = $2', id, body.reason);
+    const [locked] = await this.lockDemands(tenant, 'demand', id);
+    if (!locked) throw DEMAND_NOT_FOUND.error(id);
+    if (locked.status === 'CANCELLED') throw ALREADY_CANCELLED.error('Demand', id);
+    await this.refuseActiveReceipts(tenant, 'demand', id);
+    await this.cancelDemandRows(tenant, 'demand', id, body.reason);
     const cancelled = await this.demands.findOne(tenant, id);
     this.outbox.record('demand.cancelled', cancelled);
     return cancelled;
@@ -60,35 +78,26 @@ export class CancellationsService {
     body: CancelRecordRequest,
   ): Promise<BookingView> {
     const em = this.txHost.tx;
-    const [booking] = await em.query<{ status: string }[]>(
-      `SELECT status FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
+    const [booking] = await em.query<LockedBookingRow[]>(
+      LOCK_BOOKING_SQL,
+      targetParams({ tenantId: tenant.tenantId, id }),
     );
-    if (!booking) throw bookingNotFound(id);
-    if (booking.status === 'CANCELLED') {
-      throw AppError.conflict('ALREADY_CANCELLED', `Booking ${id} is already cancelled.`);
-    }
-    await this.lockDemands(tenant, 'd.booking_id = $2', id);
-    await this.refuseActiveReceipts(tenant, 'booking_id = $2', id, () =>
-      AppError.conflict(
-        'BOOKING_HAS_RECEIPTS',
-        `Booking ${id} has ACTIVE receipts; cancel or bounce them first.`,
-      ),
-    );
-    const demandIds = await this.cancelDemandRows(
-      tenant,
-      `booking_id = $2 AND status <> 'CANCELLED'`,
-      id,
-      body.reason,
-    );
+    if (!booking) throw BOOKING_NOT_FOUND.error(id);
+    if (booking.status === 'CANCELLED') throw ALREADY_CANCELLED.error('Booking', id);
+    await this.lockDemands(tenant, 'booking', id);
+    await this.refuseActiveReceipts(tenant, 'booking', id);
+    const demandIds = await this.cancelDemandRows(tenant, 'booking', id, body.reason);
     await em.query(
-      `UPDATE bookings SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
-              cancelled_by = $4
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, body.reason, tenant.actor],
+      CANCEL_BOOKING_SQL,
+      cancelParams({
+        tenantId: tenant.tenantId,
+        id,
+        reason: body.reason,
+        cancelledBy: tenant.actor,
+      }),
     );
     const cancelled = await this.bookings.findOne(tenant, id);
-    // One event per record the cascade changed (contract §8).
+    // One event per record the cascade changed: the booking and each demand it cancelled.
     this.outbox.record('booking.cancelled', cancelled);
     for (const demandId of demandIds) {
       this.outbox.record('demand.cancelled', await this.demands.findOne(tenant, demandId));
@@ -96,58 +105,40 @@ export class CancellationsService {
     return cancelled;
   }
 
-  /** Locks the splits and then the demands matching `where` (over `d`), each in id order. */
+  /** Locks the splits and then the demands of the target, each in id order. */
   private async lockDemands(
     tenant: TenantContext,
-    where: string,
+    target: CancelTarget,
     id: string,
-  ): Promise<{ id: string; status: string }[]> {
+  ): Promise<LockedDemandRow[]> {
     const em = this.txHost.tx;
-    await em.query(
-      `SELECT s.id FROM demand_splits s
-        WHERE s.tenant_id = $1
-          AND s.demand_id IN (SELECT d.id FROM demands d WHERE d.tenant_id = $1 AND ${where})
-        ORDER BY s.id FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
-    return em.query(
-      `SELECT d.id, d.status FROM demands d WHERE d.tenant_id = $1 AND ${where}
-        ORDER BY d.id FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
+    const params = targetParams({ tenantId: tenant.tenantId, id });
+    await em.query(LOCK_SPLITS_SQL[target], params);
+    return em.query<LockedDemandRow[]>(LOCK_DEMANDS_SQL[target], params);
   }
 
   private async refuseActiveReceipts(
     tenant: TenantContext,
-    where: string,
+    target: CancelTarget,
     id: string,
-    conflict: () => AppError,
   ): Promise<void> {
     const [active] = await this.txHost.tx.query<unknown[]>(
-      `SELECT 1 FROM receipts WHERE tenant_id = $1 AND ${where} AND status = 'ACTIVE' LIMIT 1`,
-      [tenant.tenantId, id],
+      ACTIVE_RECEIPT_SQL[target],
+      targetParams({ tenantId: tenant.tenantId, id }),
     );
-    if (active) throw conflict();
+    if (active) throw HAS_RECEIPTS[target].error(id);
   }
 
-  /** Cancels the demands matching `where` and their splits; receipt searches on them recount. */
+  /** Cancels the target's demands and their splits; receipt searches on them recount. */
   private async cancelDemandRows(
     tenant: TenantContext,
-    where: string,
+    target: CancelTarget,
     id: string,
     reason: string,
   ): Promise<string[]> {
-    const [cancelled] = await this.txHost.tx.query<{ ids: string[] }[]>(
-      `WITH d AS (
-         UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
-                cancelled_by = $4, modified_at = now()
-          WHERE tenant_id = $1 AND ${where}
-         RETURNING id),
-       s AS (
-         UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
-          WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d))
-       SELECT ARRAY(SELECT id FROM d ORDER BY id) AS ids`,
-      [tenant.tenantId, id, reason, tenant.actor],
+    const [cancelled] = await this.txHost.tx.query<CancelledDemandsRow[]>(
+      CANCEL_DEMANDS_SQL[target],
+      cancelParams({ tenantId: tenant.tenantId, id, reason, cancelledBy: tenant.actor }),
     );
     if (cancelled.ids.length === 0) return [];
     // Last in the lock order: receipt searches filtering on demand or split status recount.

@@ -1,8 +1,8 @@
 import { sign } from 'jsonwebtoken';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig } from '@/common/config/app-config';
-import { readLocalSecrets } from '@/common/config/local-secrets';
+import { AppConfig } from '@/platform/config/app-config';
+import { readLocalSecrets } from '@/platform/config/local-secrets';
 
 export interface DevTokenRequest {
   tenants: string[];

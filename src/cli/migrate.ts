@@ -1,4 +1,4 @@
-import { loadConfig } from '@/common/config/app-config';
+import { loadConfig } from '@/platform/config/app-config';
 import { prepareDatabase } from '@/database/database-bootstrap';
 import { runMigrations } from '@/database/migrate';
 

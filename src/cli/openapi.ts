@@ -3,8 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from '@/app.module';
-import { loadConfig } from '@/common/config/app-config';
-import { createOpenApiDocument } from '@/common/swagger';
+import { loadConfig } from '@/platform/config/app-config';
+import { createOpenApiDocument } from '@/http/swagger';
 
 /**
  * `npm run openapi:write` / `npm run openapi:check`: the committed openapi.json, generated from

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { SCOPES } from '@/common/auth/auth.decorators';
-import { loadConfig } from '@/common/config/app-config';
+import { SCOPES } from '@/http/auth/auth.decorators';
+import { loadConfig } from '@/platform/config/app-config';
 import { signDevelopmentToken } from './dev-token';
 
 /** Prints one signed development JWT (HS256) on stdout and nothing else. */

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { INestApplicationContext } from '@nestjs/common';
 import { AppModule } from '@/app.module';
-import { AppConfig, loadConfig } from '@/common/config/app-config';
+import { AppConfig, loadConfig } from '@/platform/config/app-config';
 import { prepareDatabase, PreparedDatabase } from '@/database/database-bootstrap';
 
 /**

@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import { AppConfig } from '@/common/config/app-config';
+import { appRoleLoginSql, CURRENT_ROLE_POWERS_SQL, CurrentRolePowersRow } from './database.sql';
+import { AppConfig } from '@/platform/config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { SupervisorLog } from './embedded-supervisor';
-import { loadOrCreateLocalSecrets } from '@/common/config/local-secrets';
+import { loadOrCreateLocalSecrets } from '@/platform/config/local-secrets';
 import { runMigrations } from './migrate';
 
 export const APP_ROLE = 'finance_app';
@@ -70,10 +71,7 @@ export async function prepareDatabase(
     const owner = new Client({ connectionString: server.ownerUrl });
     await owner.connect();
     try {
-      // Hex-only generated password: safe to inline (ALTER ROLE takes no bind parameters).
-      await owner.query(
-        `ALTER ROLE ${APP_ROLE} WITH LOGIN PASSWORD '${secrets.appRolePassword}' NOSUPERUSER NOBYPASSRLS`,
-      );
+      await owner.query(appRoleLoginSql(APP_ROLE, secrets.appRolePassword));
     } finally {
       await owner.end();
     }
@@ -98,17 +96,7 @@ export async function assertUnprivileged(appUrl: string): Promise<void> {
   const client = new Client({ connectionString: appUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{
-      rolname: string;
-      rolsuper: boolean;
-      rolbypassrls: boolean;
-      owns: boolean;
-    }>(
-      `SELECT r.rolname, r.rolsuper, r.rolbypassrls,
-              EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid AND c.relkind = 'r'
-                      AND c.relnamespace = 'public'::regnamespace) AS owns
-         FROM pg_roles r WHERE r.rolname = current_user`,
-    );
+    const { rows } = await client.query<CurrentRolePowersRow>(CURRENT_ROLE_POWERS_SQL);
     const role = rows[0];
     if (role.rolsuper || role.rolbypassrls || role.owns) {
       throw new Error(

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
-import { LifecycleState, lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { createDatabaseSql, DATABASE_EXISTS_SQL, PING_SQL } from './database.sql';
+import { LifecycleState, lifecycleState } from '@/platform/lifecycle/lifecycle-state';
 import {
   EmbeddedSupervisor,
   importWithoutExitHooks,
@@ -51,7 +52,7 @@ async function canConnect(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    await client.query(PING_SQL);
     return true;
   } catch {
     return false;
@@ -179,8 +180,8 @@ export async function startEmbeddedPostgres(
     const admin = new Client({ connectionString: urlFor(port, 'postgres') });
     await admin.connect();
     try {
-      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+      const exists = await admin.query(DATABASE_EXISTS_SQL, [DATABASE]);
+      if (exists.rowCount === 0) await admin.query(createDatabaseSql(DATABASE));
     } finally {
       await admin.end();
     }

@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { LifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { LifecycleState } from '@/platform/lifecycle/lifecycle-state';
 
 const execFile = promisify(execFileCb);
 

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
+import { MIGRATION_LOCK_SQL, MIGRATION_UNLOCK_SQL } from './database.sql';
 
 // Any constant: serialises concurrent starters (several instances, parallel test workers).
 const MIGRATION_LOCK = 7_340_001;
@@ -11,11 +12,11 @@ export async function runMigrations(ownerUrl: string): Promise<string[]> {
   const lock = ds.createQueryRunner();
   try {
     await lock.connect();
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lock.query(MIGRATION_LOCK_SQL, [MIGRATION_LOCK]);
     const ran = await ds.runMigrations({ transaction: 'all' });
     return ran.map((m) => m.name);
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.query(MIGRATION_UNLOCK_SQL, [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
     await ds.destroy();
   }

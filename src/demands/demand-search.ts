@@ -1,12 +1,13 @@
 /**
- * The demand catalogue of the shared search engine (POST /demands/search, contract §7.6): every
- * field is a column of `demands d`, so there are no joins; `keyword` matches the demand number
- * and the buyer's name (a scan of the tenant's demands: row-level security keeps ILIKE off the
- * trigram index, and demands are a tenth of receipts; see docs/search.md).
+ * The demand catalogue of the shared search engine (POST /demands/search, the grammar of
+ * docs/search.md): every field is a column of `demands d`, so there are no joins; `keyword`
+ * matches the demand number and the buyer's name (a scan of the tenant's demands: row-level
+ * security keeps ILIKE off the trigram index, and demands are a tenth of receipts; see
+ * docs/search.md).
  */
 import { DEMAND_STATUSES, DEMAND_TYPES } from '@/common/domain/enums';
-import { field, SearchCatalogue } from '@/common/search/search-catalogue';
-import { SearchTable } from '@/common/search/search-page';
+import { field, SearchCatalogue } from '@/search/search-catalogue';
+import { SearchTable } from '@/search/search-page';
 
 const SORT_COLUMNS = {
   dueDate: 'due_date',

@@ -1,12 +1,38 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
 import { DemandStatus, PayerType } from '@/common/domain/enums';
+import { Tenant } from '@/http/tenancy/tenant.entity';
+import { Demand } from './demand.entity';
 
+/**
+ * Mirrors migrations/1763776800000-InitialSchema.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('demand_splits')
+@Unique('demand_splits_tenant_id_demand_split_number_key', ['tenantId', 'demandSplitNumber'])
+@ForeignKey(() => Demand, ['tenantId', 'demandId'], ['tenantId', 'id'], {
+  name: 'demand_splits_tenant_id_demand_id_fkey',
+})
+@Check('demand_splits_payer_type_check', `payer_type IN ('BUYER', 'CO_BUYER', 'BANK', 'OTHER')`)
+@Check('demand_splits_amount_check', `amount > 0`)
+@Check('demand_splits_status_check', `status IN ('PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED')`)
+// The database itself refuses an overpaid split, whatever the application does.
+@Check('demand_splits_check', `paid_amount >= 0 AND paid_amount <= amount`)
+@Index('demand_splits_demand_idx', ['tenantId', 'demandId'])
 export class DemandSplit {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'demand_splits_tenant_id_fkey' })
   tenantId: string;
 
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  /** Defaults to gen_random_uuid() in the database. */
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
   @Column({ name: 'demand_id', type: 'uuid' })
@@ -24,10 +50,10 @@ export class DemandSplit {
   @Column({ type: 'numeric', precision: 18, scale: 2 })
   amount: string;
 
-  @Column({ name: 'paid_amount', type: 'numeric', precision: 18, scale: 2 })
+  @Column({ name: 'paid_amount', type: 'numeric', precision: 18, scale: 2, default: 0 })
   paidAmount: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: 'PENDING' })
   status: DemandStatus;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })

@@ -1,19 +1,21 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiIdParam } from '@/common/swagger';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiIdParam } from '@/http/swagger';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { Route } from '@/http/route.decorator';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
+import { NUMBERING_EXHAUSTED } from '@/numbering/numbering.errors';
+import { BOOKING_CANCELLED, DEMAND_NOT_FOUND, DEMAND_SPLITS_MISMATCH } from './demands.errors';
 import { DemandsService } from './demands.service';
-import { ApiSearchQuery } from '@/common/search/search-swagger';
-import type { RawSearchQuery } from '@/common/search/search-request';
+import { ApiSearchQuery } from '@/search/search-swagger';
+import type { RawSearchQuery } from '@/search/search-request';
 import { DEMAND_SEARCH } from './demand-search';
-import { DemandPage, DemandSearchFilterDto } from './dto/demand-search.dto';
+import { DemandPage } from './dto/demand-page.view';
+import { DemandSearchFilterDto } from './dto/demand-search.request';
 import { CreateDemandRequest } from './dto/create-demand.request';
-import { DemandView } from './dto/demand-views';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
+import { DemandView } from './dto/demand.view';
 
 @ApiTags('demands')
 @Controller('demands')
@@ -22,12 +24,13 @@ export class DemandsController {
 
   @Post()
   @HttpCode(201)
-  @RequireScopes('receipts:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Raise a demand on a booking, split between payers.',
     description:
-      "The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly (422 DEMAND_SPLITS_MISMATCH). The booking must exist in this tenant (404 BOOKING_NOT_FOUND, also for another tenant's booking) and be active (409 BOOKING_CANCELLED). The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.",
+      "The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly. The booking must exist in this tenant (another tenant's booking is not found) and be active. The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.",
+    scopes: ['receipts:write'],
+    problems: [BOOKING_NOT_FOUND, BOOKING_CANCELLED, NUMBERING_EXHAUSTED, DEMAND_SPLITS_MISMATCH],
+    idempotent: true,
   })
   @ApiBody({
     type: CreateDemandRequest,
@@ -72,35 +75,18 @@ export class DemandsController {
     type: DemandView,
     description: 'The demand (status PENDING) with its splits.',
   })
-  @ApiProblems(
-    {
-      status: 404,
-      code: 'BOOKING_NOT_FOUND',
-      detail: 'No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.',
-    },
-    {
-      status: 409,
-      code: 'BOOKING_CANCELLED',
-      detail: 'The booking is cancelled; it takes no demands.',
-    },
-    {
-      status: 422,
-      code: 'DEMAND_SPLITS_MISMATCH',
-      detail: 'The splits add up to 250000.00, not the totalAmount 300000.00.',
-    },
-  )
   create(@Tenant() tenant: TenantContext, @Body() body: CreateDemandRequest): Promise<DemandView> {
     return this.demands.create(tenant, body);
   }
 
   @Post('search')
-  @ReplicaRead()
   @HttpCode(200)
-  @RequireScopes('receipts:read')
-  @ApiOperation({
+  @Route({
     summary: 'Search demands with filters, sorting and paging.',
     description:
       'The request grammar, limits, page object and 400s of POST /receipts/search, over the demand catalogue. Each demand comes with its splits. Default sort dueDate,asc. Overdue demands: dueDate LT <today> AND status IN PENDING,PARTIALLY_PAID. totalElements is exact (counted unless the page proves it). keyword matches the demand number or the buyer name.',
+    scopes: ['receipts:read'],
+    replicaRead: true,
   })
   @ApiSearchQuery(DEMAND_SEARCH)
   @ApiBody({
@@ -127,18 +113,14 @@ export class DemandsController {
   }
 
   @Get(':id')
-  @RequireScopes('receipts:read')
-  @ApiOperation({
+  @Route({
     summary: 'One demand with its splits and their paid and pending amounts.',
     description: "A demand of the caller's tenant by id; another tenant's demand is 404.",
+    scopes: ['receipts:read'],
+    problems: [DEMAND_NOT_FOUND],
   })
   @ApiIdParam('Demand id.')
   @ApiOkResponse({ type: DemandView })
-  @ApiProblems({
-    status: 404,
-    code: 'DEMAND_NOT_FOUND',
-    detail: 'No demand 6a1f3c9e-2b4d-4e8f-9a7c-5d3b1e0f2a4c.',
-  })
   findOne(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

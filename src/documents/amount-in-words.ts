@@ -1,5 +1,5 @@
 /**
- * An amount in words for the printed receipt (contract §7.3). `en-IN` uses the Indian system
+ * An amount in words for the printed receipt. `en-IN` uses the Indian system
  * (thousand, lakh = 1,00,000, crore = 1,00,00,000): 150000.50 INR is "Rupees One Lakh Fifty
  * Thousand and Fifty Paise Only". Every other locale uses the international system (thousand,
  * million, billion, trillion) in the cheque style "One Hundred Fifty Thousand and 50/100".

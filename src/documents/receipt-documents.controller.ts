@@ -1,11 +1,13 @@
 import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { ApiIdParam } from '@/common/swagger';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Route } from '@/http/route.decorator';
+import { ApiIdParam } from '@/http/swagger';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { RECEIPT_NOT_FOUND } from '@/receipts/receipts.errors';
+import { DOWNLOAD_INVALID } from './documents.errors';
 import { DocumentQuery, ReceiptDocumentsService } from './receipt-documents.service';
 
 @ApiTags('receipts')
@@ -14,11 +16,18 @@ export class ReceiptDocumentsController {
   constructor(private readonly documents: ReceiptDocumentsService) {}
 
   @Get(':id/document')
-  @RequireScopes('receipts:read')
-  @ApiOperation({
+  @Route({
     summary: 'The printed receipt, as an A4 PDF.',
     description:
-      "What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, unit, demand number and type, payment mode and reference, the amount in figures (with the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, 'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match (304), Cache-Control: private, no-cache. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 400 for a bad download value.",
+      "What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, " +
+      'unit, demand number and type, payment mode and reference, the amount in figures (with ' +
+      "the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, " +
+      "'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty " +
+      "Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with " +
+      'the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match ' +
+      "(304), Cache-Control: private, no-cache. Another tenant's receipt is 404.",
+    scopes: ['receipts:read'],
+    problems: [DOWNLOAD_INVALID, RECEIPT_NOT_FOUND],
   })
   @ApiIdParam('Receipt id.')
   @ApiQuery({
@@ -49,11 +58,6 @@ export class ReceiptDocumentsController {
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag).' })
-  @ApiProblems({
-    status: 404,
-    code: 'RECEIPT_NOT_FOUND',
-    detail: 'Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.',
-  })
   document(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

@@ -1,10 +1,10 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { TenantContext } from '@/common/tenant-context';
 import { ReceiptsService } from '@/receipts/receipts.service';
-import { TenantsService } from '@/common/tenancy/tenants.service';
+import { TenantsService } from '@/http/tenancy/tenants.service';
+import { DOWNLOAD_INVALID } from './documents.errors';
 import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
 
 export interface DocumentQuery {
@@ -73,10 +73,8 @@ function parseDownload(raw: unknown): boolean {
       ? DOWNLOAD_VALUES[raw]
       : undefined;
   if (value === undefined) {
-    throw AppError.validation(
-      [{ field: 'download', message: 'must be one of 1, 0, true, false' }],
-      'download must be one of 1, 0, true, false.',
-    );
+    const errors = [{ field: 'download', message: 'must be one of 1, 0, true, false' }];
+    throw DOWNLOAD_INVALID.errorWith({ errors });
   }
   return value;
 }

@@ -1,8 +1,8 @@
 /**
- * The printed receipt (contract §7.3): one A4 page of real, extractable text in DejaVu Sans,
- * embedded from the `dejavu-fonts-ttf` package (it has the ₹ sign; nothing is downloaded at run
- * time). Pure: the same input gives the same bytes (fixed document dates), so renders can be
- * cached and compared.
+ * The printed receipt (GET /receipts/{id}/document): one A4 page of real, extractable text in
+ * DejaVu Sans, embedded from the `dejavu-fonts-ttf` package (it has the ₹ sign; nothing is
+ * downloaded at run time). Pure: the same input gives the same bytes (fixed document dates),
+ * so renders can be cached and compared.
  */
 import type PDFDocumentClass from 'pdfkit';
 import { readFileSync } from 'node:fs';

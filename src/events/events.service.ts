@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError, FieldError } from '@/common/errors/app-error';
-import { EVENT_TYPES, EventType } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { parseCursorQuery, refuseInvalidQuery } from '@/common/validation/cursor-query';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { FieldError } from '@/common/app-error';
+import { EVENT_TYPES, EventType } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
+import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
 import { EventPage } from './dto/event.view';
+import { EVENTS_EXPIRED } from './events.errors';
+import { EVENTS_PAGE_SQL, eventsPageParams, EventRow } from './events.sql';
 
 export interface EventsQuery {
   after?: unknown;
@@ -15,56 +17,27 @@ export interface EventsQuery {
 
 export const EVENTS_LIMITS = Object.freeze({ defaultLimit: 100, maxLimit: 500 });
 
-interface EventRow {
-  id: string | null;
-  sequence: string | null;
-  type: string | null;
-  occurred_at: Date | null;
-  actor: string | null;
-  data: Record<string, unknown> | null;
-  last: string | null;
-  oldest: string | null;
-  counter: string | null;
-}
-
 /**
- * GET /events (contract §8): the tenant's events after a sequence, in order. The page and the
+ * GET /events (README.md, Events): the tenant's events after a sequence, in order. The page and the
  * tenant's last sequence come from one statement, so one snapshot: with a `type` filter a short
  * page moves `nextAfter` to the last sequence that snapshot holds, and every event committed
  * later has a higher sequence (the outbox numbers events at commit, in commit order).
  */
 @Injectable()
 export class EventsService {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   async list(tenant: TenantContext, query: EventsQuery): Promise<EventPage> {
     const { after, limit, types } = parseEventsQuery(query);
     const rows = await this.txHost.tx.query<EventRow[]>(
-      `SELECT e.id, e.sequence::text AS sequence, e.type, e.occurred_at, e.actor, e.data,
-              l.last::text AS last, l.oldest::text AS oldest, l.counter::text AS counter
-         FROM (SELECT max(sequence) AS last, min(sequence) AS oldest,
-                      (SELECT last_sequence FROM event_sequences WHERE tenant_id = $1::uuid) AS counter
-                 FROM events WHERE tenant_id = $1::uuid) l
-         LEFT JOIN LATERAL (
-           SELECT id, sequence, type, occurred_at, actor, data FROM events
-            WHERE tenant_id = $1::uuid AND sequence > $2::bigint
-              AND ($4::text[] IS NULL OR type = ANY($4::text[]))
-            ORDER BY sequence LIMIT $3) e ON true
-        ORDER BY e.sequence`,
-      [tenant.tenantId, String(after), limit, types],
+      EVENTS_PAGE_SQL,
+      eventsPageParams({ tenantId: tenant.tenantId, after, limit, types }),
     );
     // Purged events (retention) leave the counter ahead of what is kept: a cursor below the
     // oldest kept event would silently skip the purged ones.
     const head = rows[0];
     const oldestKept = head.oldest !== null ? Number(head.oldest) : Number(head.counter ?? 0) + 1;
-    if (after + 1 < oldestKept) {
-      throw new AppError(
-        410,
-        'EVENTS_EXPIRED',
-        'Gone',
-        `Events up to ${oldestKept - 1} were purged (EVENTS_RETENTION_DAYS); the oldest kept is ${oldestKept}. Resynchronise from search, then follow the feed from after=${oldestKept - 1}.`,
-      );
-    }
+    if (after + 1 < oldestKept) throw EVENTS_EXPIRED.error(oldestKept);
     const events = rows.flatMap((r) =>
       r.id === null
         ? []

@@ -1,18 +1,15 @@
 /**
- * The rows of a receipt export (contract §7.2): the columns, in order, and how one database row
- * becomes one record. Shared by the CSV and the XLSX writers so both carry the same cells.
+ * The rows of a receipt export (POST /receipts/export): the columns, in order, and how one
+ * database row (ExportRow) becomes one record. Shared by the CSV and the XLSX writers so both
+ * carry the same cells.
  */
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { ReceiptRow } from '@/receipts/dto/receipt.view';
-
-/** A ReceiptRow plus the creation columns the export adds. */
-export type ExportRow = ReceiptRow & { created_at: Date; created_by: string };
-
-export const EXPORT_ROW_EXTRA_COLUMNS = 'r.created_at, r.created_by';
+import { TenantContext } from '@/common/tenant-context';
+import type { ExportRow } from './receipt-export.sql';
 
 /**
- * The contract's columns, then why a receipt left ACTIVE (contract §7.4: every receipt view
- * carries it), appended so that readers by position of the listed columns are unaffected.
+ * The documented columns, then why a receipt left ACTIVE (statusReason, statusChangedOn,
+ * statusChangedBy, which every receipt view carries), appended last so that readers by position
+ * of the earlier columns are unaffected.
  */
 export const EXPORT_COLUMNS = [
   'receiptNumber',

@@ -1,21 +1,14 @@
 import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
-import { OwnTenantTransaction } from '@/common/tenancy/tenant-transaction.interceptor';
-import { SearchFilterDto } from '@/receipts/dto/search-receipts.dto';
+import { Route } from '@/http/route.decorator';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { OwnTenantTransaction } from '@/http/tenancy/tenant-transaction.interceptor';
+import { SearchFilterDto } from '@/receipts/dto/search-receipts.request';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
-import { ApiSortQuery } from '@/common/search/search-swagger';
+import { ApiSortQuery } from '@/search/search-swagger';
+import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,
@@ -33,12 +26,24 @@ export class ReceiptExportController {
 
   @Post('export')
   @HttpCode(200)
-  @RequireScopes('receipts:read')
   @OwnTenantTransaction()
-  @ReplicaRead()
-  @ApiOperation({
+  @Route({
     summary: 'Export every receipt a search finds, as CSV or XLSX.',
-    description: `The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: ${EXPORT_COLUMNS.join(', ')} (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; above ${MAX_XLSX_ROWS.toLocaleString('en')} rows 422 EXPORT_TOO_LARGE (use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 EXPORT_BUSY with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one.`,
+    description:
+      'The body is exactly the search body (POST /receipts/search); no paging: every match, in ' +
+      "the search's sort order (sort as in search). Streamed from one consistent snapshot " +
+      'through a database cursor, so the first bytes leave at once and memory stays flat at any ' +
+      `size. Columns: ${EXPORT_COLUMNS.join(', ')} (the last three say why a receipt left ` +
+      'ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
+      'decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date ' +
+      `cells; at most ${MAX_XLSX_ROWS.toLocaleString('en')} rows (else 422: use CSV). A text ` +
+      "cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports " +
+      'run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A ' +
+      'failure after the headers breaks the connection, so a truncated file is never mistaken ' +
+      'for a whole one.',
+    scopes: ['receipts:read'],
+    problems: [EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE, EXPORT_BUSY],
+    replicaRead: true,
   })
   @ApiQuery({
     name: 'format',
@@ -76,20 +81,6 @@ export class ReceiptExportController {
       [XLSX]: { schema: { type: 'string', format: 'binary' } },
     },
   })
-  @ApiProblems(
-    { status: 400, code: 'VALIDATION_FAILED', detail: 'format must be one of csv, xlsx.' },
-    {
-      status: 422,
-      code: 'EXPORT_TOO_LARGE',
-      detail:
-        'More than 1,000,000 receipts match; export them as CSV (format=csv) or narrow the filters.',
-    },
-    {
-      status: 503,
-      code: 'EXPORT_BUSY',
-      detail: '2 exports are already running; retry in a few seconds.',
-    },
-  )
   export(
     @Tenant() tenant: TenantContext,
     @Query() query: ExportQuery,

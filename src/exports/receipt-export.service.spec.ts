@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
 import { guardFormula } from './receipt-export-rows';
 import { MAX_XLSX_ROWS, refuseTooLarge } from './receipt-export.service';
 

@@ -9,32 +9,35 @@ import { pipeline } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
 import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@/common/config/app-config';
-import { Metrics } from '@/common/metrics/metrics';
+import { AppConfig } from '@/platform/config/app-config';
+import { Metrics } from '@/platform/metrics/metrics';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { TENANT_SETUP_SQL, TenantSetupRow } from '@/common/tenancy/tenant-setup.sql';
-import { isDatabaseUnavailable } from '@/common/lifecycle/database-availability';
-import { consistencyTokenOf } from '@/common/replicas/consistency-token';
-import { ReadReplicas, REPLAYED_SQL, Replica } from '@/common/replicas/read-replicas';
-import { tenantForbidden } from '@/common/tenancy/tenant.guard';
-import { TenantsService } from '@/common/tenancy/tenants.service';
-import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from '@/receipts/dto/receipt.view';
-import { RawSearchQuery, parseSearchRequest } from '@/receipts/search/search-request';
-import { compileSearch } from '@/receipts/search/search-sql';
+import { TenantContext } from '@/common/tenant-context';
+import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
+import { isDatabaseUnavailable } from '@/platform/lifecycle/database-availability';
+import { consistencyTokenOf } from '@/platform/replicas/consistency-token';
+import { ReadReplicas, REPLAYED_SQL, Replica } from '@/platform/replicas/read-replicas';
+import { tenantForbidden } from '@/http/tenancy/tenant.guard';
+import { TenantsService } from '@/http/tenancy/tenants.service';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
+import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
+import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
 import {
-  DATE_COLUMNS,
-  EXPORT_COLUMNS,
-  EXPORT_ROW_EXTRA_COLUMNS,
+  BEGIN_EXPORT_SQL,
+  cappedCountSql,
+  COMMIT_SQL,
+  declareExportCursorSql,
   ExportRow,
-  toExportRecord,
-} from './receipt-export-rows';
+  fetchExportSql,
+  ROLLBACK_SQL,
+} from './receipt-export.sql';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Excel's sheet limit is 1,048,576 rows; the contract caps XLSX at a round million. */
+/** Excel's sheet limit is 1,048,576 rows; an XLSX export stops at a round million. */
 export const MAX_XLSX_ROWS = 1_000_000;
 /** Rows per FETCH: large enough to amortise the round trip, small enough to stop promptly. */
 const FETCH_ROWS = 1000;
@@ -50,7 +53,7 @@ export interface ExportQuery extends RawSearchQuery {
 }
 
 /**
- * Streams every receipt a search matches as CSV or XLSX (contract §7.2). Each export runs on a
+ * Streams every receipt a search matches as CSV or XLSX (POST /receipts/export). Each export runs on a
  * pool of its own (EXPORT_POOL_SIZE connections, no queue: one more is 503 EXPORT_BUSY), in one
  * read-only REPEATABLE READ transaction (one snapshot for the whole file) with the tenant set
  * for row-level security as every request's transaction is, through a server-side cursor read
@@ -106,7 +109,7 @@ export class ReceiptExportService implements OnModuleDestroy {
 
   /**
    * A connection in the export's read-only snapshot, tenant set: on a usable replica that has
-   * replayed the request's X-Consistency-Token (README, read replicas), else on the primary.
+   * replayed the request's X-Consistency-Token (docs/operations.md, read replicas), else on the primary.
    */
   private async begin(tenant: TenantContext, token: bigint | undefined): Promise<PoolClient> {
     const replica = this.replicas.configured ? this.replicas.pick(token) : undefined;
@@ -129,14 +132,14 @@ export class ReceiptExportService implements OnModuleDestroy {
         this.replicas.served('primary:token-not-replayed');
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
-          await client?.query('ROLLBACK').catch(() => undefined);
+          await client?.query(ROLLBACK_SQL).catch(() => undefined);
           client?.release();
           throw error;
         }
         this.replicas.failed(replica, error);
         this.replicas.served('primary:replica-failed');
       }
-      await client?.query('ROLLBACK').catch(() => undefined);
+      await client?.query(ROLLBACK_SQL).catch(() => undefined);
       client?.release();
     } else if (this.replicas.configured) {
       this.replicas.served('primary:no-usable-replica');
@@ -145,7 +148,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     try {
       await this.setUp(client, tenant);
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query(ROLLBACK_SQL).catch(() => undefined);
       client.release();
       throw error;
     }
@@ -154,7 +157,7 @@ export class ReceiptExportService implements OnModuleDestroy {
 
   /** BEGIN and the tenant's transaction-local settings; refuses a deactivated tenant. */
   private async setUp(client: PoolClient, tenant: TenantContext): Promise<void> {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(BEGIN_EXPORT_SQL);
     const { rows } = await client.query<TenantSetupRow>(TENANT_SETUP_SQL, [
       tenant.tenantId,
       `${this.config.dbLockTimeoutMs}ms`,
@@ -174,16 +177,12 @@ export class ReceiptExportService implements OnModuleDestroy {
     res: Response,
   ): Promise<void> {
     const format = parseFormat(query.format);
-    const parsed = parseSearchRequest({ sort: query.sort }, body);
+    const parsed = parseSearchRequest(RECEIPT_SEARCH, { sort: query.sort }, body);
     const sql = compileSearch(parsed, tenant.tenantId);
     if (this.running >= this.config.exportPoolSize) {
-      throw new AppError(
-        503,
-        'EXPORT_BUSY',
-        'Service Unavailable',
-        `${this.config.exportPoolSize} exports are already running; retry in a few seconds.`,
-        undefined,
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      throw EXPORT_BUSY.errorWith(
+        { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+        this.config.exportPoolSize,
       );
     }
     this.running++;
@@ -191,13 +190,7 @@ export class ReceiptExportService implements OnModuleDestroy {
     try {
       client = await this.begin(tenant, consistencyTokenOf(res.req.headers['x-consistency-token']));
       if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
-      await client.query(
-        `DECLARE export NO SCROLL CURSOR FOR
-         SELECT ${RECEIPT_ROW_COLUMNS}, ${EXPORT_ROW_EXTRA_COLUMNS}
-           FROM (${sql.matchSql('r.*')}) r ${RECEIPT_ROW_JOINS}
-          ORDER BY ${sql.orderBy}`,
-        sql.countParams,
-      );
+      await client.query(declareExportCursorSql(sql), sql.countParams);
 
       const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
       res.status(200);
@@ -213,10 +206,10 @@ export class ReceiptExportService implements OnModuleDestroy {
       const rows = cursorRows(client, () => gone);
       if (format === 'csv') await writeCsv(rows, tenant, res);
       else await writeXlsx(rows, tenant, res);
-      await client.query('COMMIT');
+      await client.query(COMMIT_SQL);
     } catch (error) {
       if (!res.headersSent) {
-        await client?.query('ROLLBACK').catch(() => undefined);
+        await client?.query(ROLLBACK_SQL).catch(() => undefined);
         throw error;
       }
       // Headers sent: the only honest signal left is a broken connection. The database
@@ -235,9 +228,10 @@ function parseFormat(raw: unknown): ExportFormat {
   if (raw === undefined) return 'csv';
   const format = EXPORT_FORMATS.find((f) => f === raw);
   if (format === undefined) {
-    throw AppError.validation(
-      [{ field: 'format', message: `must be one of ${EXPORT_FORMATS.join(', ')}` }],
-      `format must be one of ${EXPORT_FORMATS.join(', ')}.`,
+    const message = `must be one of ${EXPORT_FORMATS.join(', ')}`;
+    throw EXPORT_FORMAT_INVALID.errorWith(
+      { errors: [{ field: 'format', message }] },
+      EXPORT_FORMATS,
     );
   }
   return format;
@@ -249,15 +243,12 @@ export async function refuseTooLarge(
   params: unknown[],
 ): Promise<void> {
   const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM (${matchSql}) m LIMIT ${MAX_XLSX_ROWS + 1}) x`,
+    cappedCountSql(matchSql, MAX_XLSX_ROWS + 1),
     params,
   );
   if (rows[0].n > MAX_XLSX_ROWS) {
-    throw AppError.unprocessable(
-      'EXPORT_TOO_LARGE',
-      `More than ${MAX_XLSX_ROWS.toLocaleString('en')} receipts match; export them as CSV (format=csv) or narrow the filters.`,
-      [{ field: 'format', message: `xlsx holds at most ${MAX_XLSX_ROWS} rows; use csv` }],
-    );
+    const message = `xlsx holds at most ${MAX_XLSX_ROWS} rows; use csv`;
+    throw EXPORT_TOO_LARGE.errorWith({ errors: [{ field: 'format', message }] }, MAX_XLSX_ROWS);
   }
 }
 
@@ -265,7 +256,7 @@ export async function refuseTooLarge(
 async function* cursorRows(client: PoolClient, gone: () => boolean): AsyncGenerator<ExportRow> {
   for (;;) {
     if (gone()) throw new Error('the client went away');
-    const { rows } = await client.query<ExportRow>(`FETCH ${FETCH_ROWS} FROM export`);
+    const { rows } = await client.query<ExportRow>(fetchExportSql(FETCH_ROWS));
     yield* rows;
     if (rows.length < FETCH_ROWS) return;
   }

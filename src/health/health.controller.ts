@@ -1,13 +1,14 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { ApiPublic } from '@/common/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Public } from '@/common/auth/auth.decorators';
-import { LifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { Route } from '@/http/route.decorator';
+import { ApiPublic } from '@/http/swagger';
+import { LifecycleState } from '@/platform/lifecycle/lifecycle-state';
+import { NOT_LIVE, NOT_READY } from './health.errors';
 
 @ApiTags('health')
-@Public()
+// @Route's scopes: 'public' lets requests in; the document's empty security requirement must
+// sit on the class, since @nestjs/swagger drops an empty one on a method.
 @ApiPublic()
 @Controller('health')
 export class HealthController {
@@ -18,11 +19,13 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({
+  @Route({
     summary:
       'Liveness: 503 only when the service cannot recover by itself (its embedded database could not be restarted).',
     description:
       'For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here.',
+    scopes: 'public',
+    problems: [NOT_LIVE],
   })
   @ApiOkResponse({
     description: 'The process can serve (or recover by itself).',
@@ -32,23 +35,13 @@ export class HealthController {
       properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } },
     },
   })
-  @ApiProblems({
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    detail: 'The embedded PostgreSQL could not be restarted after 3 attempts.',
-  })
   live() {
     const problem = this.lifecycle.livenessProblem;
-    if (problem) throw new ServiceUnavailableException(problem);
+    if (problem) throw new ServiceUnavailableException(NOT_LIVE.detail(problem));
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiProblems({
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    detail: 'Shutting down (SIGTERM received).',
-  })
   // Its own Swagger responses are off: a 503 here is problem+json, not Terminus' report.
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOkResponse({
@@ -78,15 +71,17 @@ export class HealthController {
       },
     },
   })
-  @ApiOperation({
+  @Route({
     summary: 'Readiness: the database answers and the service is not shutting down.',
     description:
       'For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts.',
+    scopes: 'public',
+    problems: [NOT_READY],
   })
   ready() {
     // Answered without touching the database: a balancer must see this at once.
     const problem = this.lifecycle.readinessProblem;
-    if (problem) throw new ServiceUnavailableException(problem);
+    if (problem) throw new ServiceUnavailableException(NOT_READY.detail(problem));
     return this.health.check([() => this.db.pingCheck('database', { timeout: 2000 })]);
   }
 }

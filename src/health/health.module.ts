@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { LifecycleState, lifecycleState } from '@/common/lifecycle/lifecycle-state';
+import { LifecycleState, lifecycleState } from '@/platform/lifecycle/lifecycle-state';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 

@@ -1,13 +1,14 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { Public } from '@/common/auth/auth.decorators';
-import { Metrics, PoolStats } from '@/common/metrics/metrics';
-import { ApiPublic } from '@/common/swagger';
+import { Route } from '@/http/route.decorator';
+import { ApiPublic } from '@/http/swagger';
+import { Metrics, PoolStats } from '@/platform/metrics/metrics';
 
 @ApiTags('health')
-@Public()
+// @Route's scopes: 'public' lets requests in; the document's empty security requirement must
+// sit on the class, since @nestjs/swagger drops an empty one on a method.
 @ApiPublic()
 @Controller('metrics')
 export class MetricsController {
@@ -23,10 +24,11 @@ export class MetricsController {
   @Get()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({
+  @Route({
     summary: 'Prometheus metrics.',
     description:
       'Text exposition format: http_requests_total and http_request_duration_seconds by method, route template and status; db_pool_connections (total, idle, waiting) per pool (main, export, webhooks, and one per read replica); db_reads_total by where reads were served, db_replica_lag_seconds and db_replica_usable per replica; events_committed_total by type, receipts_recorded_total; webhook_delivery_attempts_total by outcome and webhook_subscriptions_due; process memory, CPU and event-loop lag. No tenant, id or user appears in any label. Public like the health checks and never rate-limited: expose it on an internal network only.',
+    scopes: 'public',
   })
   @ApiProduces('text/plain')
   @ApiOkResponse({

@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@/common/config/app-config';
+import { AppConfig } from '@/platform/config/app-config';
+import { purgeParams, PurgeRow, purgeSql, PurgeTarget } from './housekeeping.sql';
 
 /** The queue the migration created (migrations/1764000000000-Housekeeping.ts). */
 export const PURGE_QUEUE = 'idempotency-keys.purge';
@@ -95,7 +96,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     batchSize = HousekeepingService.BATCH_SIZE,
   ): Promise<PurgeResult> {
     return this.purgeInBatches(
-      'purge_expired_idempotency_keys',
+      'idempotency-keys',
       `${this.config.housekeeping.idempotencyTtlHours} hours`,
       batchSize,
     );
@@ -104,7 +105,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
   /** Events past EVENTS_RETENTION_DAYS, oldest first (the feed answers 410 below them). */
   async purgeExpiredEvents(batchSize = HousekeepingService.BATCH_SIZE): Promise<PurgeResult> {
     return this.purgeInBatches(
-      'purge_expired_events',
+      'events',
       `${this.config.housekeeping.eventsRetentionDays} days`,
       batchSize,
     );
@@ -115,17 +116,14 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     batchSize = HousekeepingService.BATCH_SIZE,
   ): Promise<PurgeResult> {
     return this.purgeInBatches(
-      'purge_expired_webhook_deliveries',
+      'webhook-deliveries',
       `${this.config.housekeeping.eventsRetentionDays} days`,
       batchSize,
     );
   }
 
   private async purgeInBatches(
-    fn:
-      | 'purge_expired_idempotency_keys'
-      | 'purge_expired_events'
-      | 'purge_expired_webhook_deliveries',
+    target: PurgeTarget,
     maxAge: string,
     batchSize: number,
   ): Promise<PurgeResult> {
@@ -133,9 +131,9 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     let removed = 0;
     let batches = 0;
     for (;;) {
-      const rows: { purged: number }[] = await this.dataSource.query(
-        `SELECT ${fn}($1::interval, $2) AS purged`,
-        [maxAge, batchSize],
+      const rows: PurgeRow[] = await this.dataSource.query(
+        purgeSql(target),
+        purgeParams({ maxAge, batchSize }),
       );
       const purged = rows[0].purged;
       if (purged > 0) batches++;

@@ -1,8 +1,15 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
+/**
+ * One row per (document type, rendered number with the sequence masked).
+ * Mirrors migrations/1763776800000-InitialSchema.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('number_counters')
+@Check('number_counters_next_value_check', `next_value >= 0`)
 export class NumberCounter {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'number_counters_tenant_id_fkey' })
   tenantId: string;
 
   @PrimaryColumn({ name: 'document_type', type: 'text' })
@@ -15,21 +22,6 @@ export class NumberCounter {
   @Column({ name: 'next_value', type: 'bigint' })
   nextValue: string;
 
-  @Column({ name: 'updated_at', type: 'timestamptz' })
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
-}
-
-@Entity('issued_numbers')
-export class IssuedNumber {
-  @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
-  tenantId: string;
-
-  @PrimaryColumn({ name: 'document_type', type: 'text' })
-  documentType: string;
-
-  @PrimaryColumn({ type: 'text' })
-  number: string;
-
-  @Column({ name: 'issued_at', type: 'timestamptz' })
-  issuedAt: Date;
 }

@@ -16,7 +16,8 @@ export function isDocumentType(value: unknown): value is DocumentType {
 
 /**
  * Types whose documents live elsewhere: only these may be issued a bare number. The others get
- * their number with their document, so their series stay gap-free (contract §6).
+ * their number with their document, so their series stay gap-free (README.md, "Document
+ * numbers").
  */
 export const EXTERNAL_DOCUMENT_TYPES: readonly DocumentType[] = ['snag'];
 

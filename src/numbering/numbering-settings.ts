@@ -64,15 +64,3 @@ export function pickSettings(source: NumberingSettings): NumberingSettings {
     SETTINGS_FIELDS.map((f) => [f, source[f]]),
   ) as unknown as NumberingSettings;
 }
-
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * A tenant's numbering settings, read by the numbering service on every number it issues (one
- * indexed row, raw SQL: the hottest read of a receipt write). The tenant configuration feature
- * owns the table; numbering owns what the settings mean. Starting values come back as numbers.
- * Params: tenant.
- */
-export const NUMBERING_SETTINGS_SQL = `SELECT ${SETTINGS_FIELDS.map((f) =>
-  f.endsWith('Starting') ? `${snakeCase(f)}::float8 AS "${f}"` : `${snakeCase(f)} AS "${f}"`,
-).join(', ')} FROM tenant_configurations WHERE tenant_id = $1`;

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import {
-  documentNumbering,
-  DocumentNumbering,
-  NUMBERING_SETTINGS_SQL,
-  NumberingSettings,
-} from './numbering-settings';
+  NUMBER_ISSUED_WITH_DOCUMENT,
+  NUMBERING_EXHAUSTED,
+  NUMBERING_PARENT_REQUIRED,
+} from './numbering.errors';
+import { TenantContext } from '@/common/tenant-context';
+import { documentNumbering, DocumentNumbering, NumberingSettings } from './numbering-settings';
 import {
   counterKey,
   DEFAULT_NUMBERING,
@@ -23,7 +22,17 @@ import {
   RenderContext,
 } from './number-pattern';
 import { LocalDate, localDateInZone } from '@/common/dates/local-date';
-import { CLAIM_NUMBER_SQL, NEXT_COUNTER_VALUE_SQL } from './numbering.sql';
+import {
+  CLAIM_NUMBER_SQL,
+  claimNumberParams,
+  CounterValueRow,
+  NEXT_COUNTER_VALUE_SQL,
+  nextCounterValueParams,
+  NUMBERING_SETTINGS_SQL,
+  numberingSettingsParams,
+  PEEK_COUNTER_SQL,
+  peekCounterParams,
+} from './numbering.sql';
 
 /** How many already-taken numbers the allocator steps over before giving up. */
 const MAX_COLLISIONS = 1000;
@@ -51,7 +60,7 @@ export class NumberingService {
   // Bounded: preview parses candidate patterns that may never be used again.
   private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   /** A bare number for a document kept elsewhere (`POST /numbers/{documentType}`). */
   async issueForExternalDocument(
@@ -60,10 +69,7 @@ export class NumberingService {
     request: NumberRequest,
   ): Promise<string> {
     if (!EXTERNAL_DOCUMENT_TYPES.includes(type)) {
-      throw AppError.badRequest(
-        'NUMBER_ISSUED_WITH_DOCUMENT',
-        `A ${type} number is issued only with its ${type}, so the series stays gap-free; bare numbers exist for: ${EXTERNAL_DOCUMENT_TYPES.join(', ')}.`,
-      );
+      throw NUMBER_ISSUED_WITH_DOCUMENT.error(type, EXTERNAL_DOCUMENT_TYPES);
     }
     return this.allocate(tenant, type, request);
   }
@@ -99,21 +105,24 @@ export class NumberingService {
     const key = counterKey(scheme.parsed, ctx);
     const em = this.txHost.tx;
     for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++) {
-      const rows = await em.query<{ value: string }[]>(NEXT_COUNTER_VALUE_SQL, [
-        tenant.tenantId,
-        type,
-        key,
-        String(scheme.numbering.starting),
-      ]);
+      const rows = await em.query<CounterValueRow[]>(
+        NEXT_COUNTER_VALUE_SQL,
+        nextCounterValueParams({
+          tenantId: tenant.tenantId,
+          documentType: type,
+          counterKey: key,
+          starting: String(scheme.numbering.starting),
+        }),
+      );
       const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
-      const issued = await em.query<unknown[]>(CLAIM_NUMBER_SQL, [tenant.tenantId, type, number]);
+      const issued = await em.query<unknown[]>(
+        CLAIM_NUMBER_SQL,
+        claimNumberParams({ tenantId: tenant.tenantId, documentType: type, number }),
+      );
       // Taken already (by an older pattern that renders the same text): step over it.
       if (issued.length === 1) return number;
     }
-    throw AppError.conflict(
-      'NUMBERING_EXHAUSTED',
-      `Could not find a free ${type} number after ${MAX_COLLISIONS} attempts; review the ${type} pattern.`,
-    );
+    throw NUMBERING_EXHAUSTED.error(type, MAX_COLLISIONS);
   }
 
   /** The number the next document would get (and its warnings), without consuming it. */
@@ -125,10 +134,13 @@ export class NumberingService {
   ): Promise<{ number: string; warnings: string[] }> {
     const scheme = this.schemeFrom(settings, type);
     const ctx = this.renderContext(tenant, scheme, request);
-    const rows = await this.txHost.tx.query<{ value: string }[]>(
-      `SELECT next_value::text AS value FROM number_counters
-        WHERE tenant_id = $1 AND document_type = $2 AND counter_key = $3`,
-      [tenant.tenantId, type, counterKey(scheme.parsed, ctx)],
+    const rows = await this.txHost.tx.query<CounterValueRow[]>(
+      PEEK_COUNTER_SQL,
+      peekCounterParams({
+        tenantId: tenant.tenantId,
+        documentType: type,
+        counterKey: counterKey(scheme.parsed, ctx),
+      }),
     );
     const starting = BigInt(scheme.numbering.starting);
     const current = rows.length > 0 ? BigInt(rows[0].value) : starting;
@@ -148,9 +160,10 @@ export class NumberingService {
   }
 
   private async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
-    const [settings] = await this.txHost.tx.query<NumberingSettings[]>(NUMBERING_SETTINGS_SQL, [
-      tenantId,
-    ]);
+    const [settings] = await this.txHost.tx.query<NumberingSettings[]>(
+      NUMBERING_SETTINGS_SQL,
+      numberingSettingsParams({ tenantId }),
+    );
     return this.schemeFrom(settings ?? null, type);
   }
 
@@ -189,10 +202,7 @@ export function numberRenderContext(
   request: NumberRequest,
 ): RenderContext {
   if (request.parent === undefined && patternUsesParent(scheme.parsed)) {
-    throw AppError.unprocessable(
-      'NUMBERING_PARENT_REQUIRED',
-      `The ${scheme.parsed.documentType} pattern "${scheme.parsed.source}" uses {PARENT}: such numbers are issued with their parent document, not on their own.`,
-    );
+    throw NUMBERING_PARENT_REQUIRED.error(scheme.parsed.documentType, scheme.parsed.source);
   }
   return {
     prefix: scheme.numbering.prefix,

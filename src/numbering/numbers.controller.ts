@@ -1,46 +1,19 @@
 import { Body, Controller, HttpCode, Param, ParseEnumPipe, Post } from '@nestjs/common';
-import {
-  ApiOperation,
-  ApiParam,
-  ApiProperty,
-  ApiPropertyOptional,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { AppError } from '@/common/errors/app-error';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AppError } from '@/common/app-error';
+import { Route } from '@/http/route.decorator';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { DOCUMENT_TYPES, DocumentType } from './number-pattern';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from './numbering.service';
-
-export class IssueNumberRequest {
-  @ApiPropertyOptional({
-    description: "The document's date (YYYY-MM-DD); defaults to today in the tenant's time zone.",
-    format: 'date',
-    example: '2026-11-22',
-  })
-  @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
-  date?: string;
-}
-
-export class IssuedNumberView {
-  @ApiProperty({
-    description: 'The document type the number was issued for.',
-    enum: DOCUMENT_TYPES,
-    example: 'snag',
-  })
-  documentType: DocumentType;
-  @ApiProperty({
-    description: 'The number issued; never issued again.',
-    example: 'SNG/26-27/00007',
-  })
-  number: string;
-}
+import {
+  NUMBER_ISSUED_WITH_DOCUMENT,
+  NUMBERING_EXHAUSTED,
+  UNKNOWN_DOCUMENT_TYPE,
+} from './numbering.errors';
+import { IssueNumberRequest } from './dto/issue-number.request';
+import { IssuedNumberView } from './dto/issued-number.view';
 
 @ApiTags('numbers')
 @Controller('numbers')
@@ -49,37 +22,22 @@ export class NumbersController {
 
   @Post(':documentType')
   @HttpCode(201)
-  @RequireScopes('receipts:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
       "Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.",
+    scopes: ['receipts:write'],
+    problems: [400, UNKNOWN_DOCUMENT_TYPE, NUMBER_ISSUED_WITH_DOCUMENT, NUMBERING_EXHAUSTED],
+    idempotent: true,
   })
   @ApiParam({ name: 'documentType', enum: DOCUMENT_TYPES })
   @ApiResponse({ status: 201, type: IssuedNumberView })
-  @ApiProblems(
-    {
-      status: 409,
-      code: 'NUMBERING_EXHAUSTED',
-      detail: 'The snag series has no number left for its width.',
-    },
-    {
-      status: 422,
-      code: 'IDEMPOTENCY_KEY_REUSED',
-      detail: 'This Idempotency-Key was used with a different request body.',
-    },
-  )
   async issue(
     @Tenant() tenant: TenantContext,
     @Param(
       'documentType',
       new ParseEnumPipe(DOCUMENT_TYPES, {
-        exceptionFactory: () =>
-          AppError.badRequest(
-            'UNKNOWN_DOCUMENT_TYPE',
-            `documentType must be one of: ${DOCUMENT_TYPES.join(', ')}.`,
-          ),
+        exceptionFactory: () => UNKNOWN_DOCUMENT_TYPE.error(DOCUMENT_TYPES),
       }),
     )
     documentType: DocumentType,

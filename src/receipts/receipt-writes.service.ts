@@ -1,21 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
 import { PayerType } from '@/common/domain/enums';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { decimalFromJson } from '@/common/validation/field-validators';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
+import { decimalFromJson } from '@/common/field-validators';
 import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
 import { DemandsService } from '@/demands/demands.service';
 import { NumberingService } from '@/numbering/numbering.service';
-import { BouncedReceiptView, ReceiptRow, ReceiptView, toReceiptView } from './dto/receipt.view';
+import { BouncedReceiptView, ReceiptView, toReceiptView } from './dto/receipt.view';
 import {
   INSERT_RECEIPT_SQL,
   insertReceiptParams,
+  LEAVE_ACTIVE_SQL,
+  leaveActiveParams,
+  LOCK_RECEIPT_REF_SQL,
   LOCK_SPLIT_AND_DEMAND_SQL,
+  lockSplitAndDemandParams,
   LockedSplitRow as LockedSplit,
+  RECEIPT_REF_SQL,
+  receiptRefParams,
+  ReceiptRefRow as ReceiptRef,
+  SHARE_BOOKING_SQL,
+  shareBookingParams,
   splitAndDemandPayment,
   UPDATE_SPLIT_AND_DEMAND_SQL,
 } from './receipt-writes.sql';
@@ -23,25 +31,23 @@ import {
   BounceReceiptRequest,
   CancelReceiptRequest,
   RecordReceiptRequest,
-} from './dto/receipt-writes.dto';
+} from './dto/receipt-writes.request';
 import { pendingAmount } from './payment-status';
+import {
+  BOUNCE_BEFORE_RECEIPT,
+  DEMAND_CANCELLED,
+  DEMAND_SPLIT_CANCELLED,
+  DEMAND_SPLIT_NOT_FOUND,
+  RECEIPT_AMOUNT_NOT_POSITIVE,
+  RECEIPT_EXCEEDS_PENDING,
+  RECEIPT_NOT_ACTIVE,
+  RECEIPT_NOT_BOUNCEABLE,
+  RECEIPT_NOT_FOUND,
+} from './receipts.errors';
+import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
 
-interface ReceiptRef {
-  id: string;
-  demand_split_id: string;
-  booking_id: string;
-  amount: string;
-  status: string;
-  payment_mode: string;
-  receipt_number: string;
-  received_date: string;
-}
-
-const RECEIPT_REF_COLUMNS = `id, demand_split_id, booking_id, amount::text AS amount, status, payment_mode,
-       receipt_number, received_date::text AS received_date`;
-
-/** Only paper instruments can bounce (contract §7.4). */
+/** Only paper instruments (a cheque, a demand draft) can bounce: a transfer cannot fail later. */
 const BOUNCEABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
 
 /** How a receipt leaves ACTIVE. */
@@ -68,7 +74,7 @@ interface StatusChange {
 @Injectable()
 export class ReceiptWritesService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
     private readonly demands: DemandsService,
@@ -78,39 +84,24 @@ export class ReceiptWritesService {
   async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
     const amount = decimalFromJson(body.amount);
     if (amount.lte(0)) {
-      throw AppError.unprocessable(
-        'RECEIPT_AMOUNT_NOT_POSITIVE',
-        `A receipt amount must be greater than 0; got ${amount.toFixed(2)}.`,
-        [{ field: 'amount', message: 'must be greater than 0' }],
+      throw RECEIPT_AMOUNT_NOT_POSITIVE.errorWith(
+        { errors: [{ field: 'amount', message: 'must be greater than 0' }] },
+        amount.toFixed(2),
       );
     }
     const date = parseLocalDate(body.receivedDate);
     const split = await this.lockSplitAndDemand(tenant, body.demandSplit);
-    if (!split) {
-      throw AppError.notFound(
-        'DEMAND_SPLIT_NOT_FOUND',
-        `Demand split ${body.demandSplit} was not found.`,
-      );
-    }
-    if (split.d_status === 'CANCELLED') {
-      throw AppError.conflict(
-        'DEMAND_CANCELLED',
-        `Demand split ${split.id} belongs to demand ${split.demand_id}, which is cancelled; it takes no receipts.`,
-      );
-    }
-    if (split.status === 'CANCELLED') {
-      throw AppError.conflict(
-        'DEMAND_SPLIT_CANCELLED',
-        `Demand split ${split.id} is cancelled; it takes no receipts.`,
-      );
-    }
+    if (!split) throw DEMAND_SPLIT_NOT_FOUND.error(body.demandSplit);
+    if (split.d_status === 'CANCELLED') throw DEMAND_CANCELLED.error(split.id, split.demand_id);
+    if (split.status === 'CANCELLED') throw DEMAND_SPLIT_CANCELLED.error(split.id);
     const pending = pendingAmount({ total: split.amount, paid: split.paid_amount });
     if (amount.gt(pending)) {
       const message = `amount ${amount.toFixed(2)} exceeds the pending amount ${pending.toFixed(2)} of the demand split`;
-      throw AppError.unprocessable(
-        'RECEIPT_EXCEEDS_PENDING',
-        `The amount ${amount.toFixed(2)} exceeds the pending amount ${pending.toFixed(2)} of demand split ${split.id}.`,
-        [{ field: 'amount', message }],
+      throw RECEIPT_EXCEEDS_PENDING.errorWith(
+        { errors: [{ field: 'amount', message }] },
+        amount.toFixed(2),
+        pending.toFixed(2),
+        split.id,
       );
     }
     const demandStatusChanged = await this.applyToSplitAndDemand(tenant, split, amount);
@@ -119,7 +110,14 @@ export class ReceiptWritesService {
     const receiptNumber = await this.numbering.allocate(tenant, 'receipt', { date });
     const [row] = await this.txHost.tx.query<ReceiptRow[]>(
       INSERT_RECEIPT_SQL,
-      insertReceiptParams(tenant, split, receiptNumber, amount, body, demandStatusChanged),
+      insertReceiptParams({
+        tenant,
+        split,
+        receiptNumber,
+        amount,
+        receipt: body,
+        demandStatusChanged,
+      }),
     );
     const receipt = toReceiptView(row, tenant);
     this.outbox.record('receipt.recorded', receipt);
@@ -132,7 +130,7 @@ export class ReceiptWritesService {
     body: CancelReceiptRequest,
   ): Promise<ReceiptView> {
     const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
-    await this.leaveActive(tenant, id, false, (receipt) => {
+    await this.leaveActive(tenant, id, { lockBooking: false }, (receipt) => {
       assertActive(receipt);
       return { status: 'CANCELLED', reason: body.reason, on: today };
     });
@@ -142,7 +140,7 @@ export class ReceiptWritesService {
   }
 
   /**
-   * A cheque or draft that did not clear (contract §7.4): the receipt becomes BOUNCED and its
+   * A cheque or draft that did not clear: the receipt becomes BOUNCED and its
    * amount leaves the split and demand exactly as on cancel; charges raise a MANUAL demand on
    * the same booking, for the same payer, in the same transaction.
    */
@@ -156,24 +154,19 @@ export class ReceiptWritesService {
       body.charges === undefined || body.charges === null ? null : decimalFromJson(body.charges);
     // Raising the charges demand takes the booking (FOR SHARE, like any new demand): take it
     // first, as cancelling a booking does, so the two never lock in opposite orders.
-    const receipt = await this.leaveActive(tenant, id, charges !== null, (found) => {
+    const lockBooking = charges !== null;
+    const receipt = await this.leaveActive(tenant, id, { lockBooking }, (found) => {
       if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
-        throw AppError.conflict(
-          'RECEIPT_NOT_BOUNCEABLE',
-          `Receipt ${id} was paid by ${found.payment_mode}; only CHEQUE and DEMAND_DRAFT receipts can bounce.`,
-        );
+        throw RECEIPT_NOT_BOUNCEABLE.error(id, found.payment_mode);
       }
       assertActive(found);
       if (bouncedOn < found.received_date) {
-        throw AppError.unprocessable(
-          'BOUNCE_BEFORE_RECEIPT',
-          `Receipt ${id} was received on ${found.received_date}; it cannot bounce on ${bouncedOn}.`,
-          [
-            {
-              field: 'bouncedOn',
-              message: `must not be before receivedDate ${found.received_date}`,
-            },
-          ],
+        const message = `must not be before receivedDate ${found.received_date}`;
+        throw BOUNCE_BEFORE_RECEIPT.errorWith(
+          { errors: [{ field: 'bouncedOn', message }] },
+          id,
+          found.received_date,
+          bouncedOn,
         );
       }
       return { status: 'BOUNCED', reason: body.reason, on: bouncedOn };
@@ -207,32 +200,28 @@ export class ReceiptWritesService {
   /**
    * Takes an ACTIVE receipt out of the money received, in the lock order of recording (split,
    * demand, then the receipt itself, then the search version): `decide` sees the locked receipt
-   * and either throws (nothing changed) or says what it becomes.
+   * and either throws (nothing changed) or says what it becomes. `lockBooking`: take the
+   * receipt's booking first (FOR SHARE), for a write that goes on to raise a demand on it.
    */
   private async leaveActive(
     tenant: TenantContext,
     id: string,
-    lockBooking: boolean,
+    options: { lockBooking: boolean },
     decide: (receipt: ReceiptRef) => StatusChange,
   ): Promise<ReceiptRef & { payer: { type: PayerType; id: string } }> {
     const em = this.txHost.tx;
-    const [found] = await em.query<ReceiptRef[]>(
-      `SELECT ${RECEIPT_REF_COLUMNS} FROM receipts WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id],
-    );
-    if (!found) throw receiptNotFound(id);
-    if (lockBooking) {
-      await em.query(`SELECT 1 FROM bookings WHERE tenant_id = $1 AND id = $2 FOR SHARE`, [
-        tenant.tenantId,
-        found.booking_id,
-      ]);
+    const ref = receiptRefParams({ tenantId: tenant.tenantId, id });
+    const [found] = await em.query<ReceiptRef[]>(RECEIPT_REF_SQL, ref);
+    if (!found) throw RECEIPT_NOT_FOUND.error(id);
+    if (options.lockBooking) {
+      await em.query(
+        SHARE_BOOKING_SQL,
+        shareBookingParams({ tenantId: tenant.tenantId, bookingId: found.booking_id }),
+      );
     }
 
     const split = (await this.lockSplitAndDemand(tenant, found.demand_split_id)) as LockedSplit;
-    const [receipt] = await em.query<ReceiptRef[]>(
-      `SELECT ${RECEIPT_REF_COLUMNS} FROM receipts WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-      [tenant.tenantId, id],
-    );
+    const [receipt] = await em.query<ReceiptRef[]>(LOCK_RECEIPT_REF_SQL, ref);
     const change = decide(receipt);
 
     const amount = new Decimal(receipt.amount).negated();
@@ -242,11 +231,8 @@ export class ReceiptWritesService {
       demandStatus: demandStatusChanged,
     });
     await em.query(
-      `UPDATE receipts
-          SET status = $3, status_reason = $4, status_changed_on = $5::date,
-              status_changed_at = now(), status_changed_by = $6, modified_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenant.tenantId, id, change.status, change.reason, change.on, tenant.actor],
+      LEAVE_ACTIVE_SQL,
+      leaveActiveParams({ tenantId: tenant.tenantId, id, ...change, actor: tenant.actor }),
     );
     return { ...receipt, payer: { type: split.payer_type as PayerType, id: split.payer_id } };
   }
@@ -255,10 +241,10 @@ export class ReceiptWritesService {
     tenant: TenantContext,
     splitId: string,
   ): Promise<LockedSplit | undefined> {
-    const [split] = await this.txHost.tx.query<LockedSplit[]>(LOCK_SPLIT_AND_DEMAND_SQL, [
-      tenant.tenantId,
-      splitId,
-    ]);
+    const [split] = await this.txHost.tx.query<LockedSplit[]>(
+      LOCK_SPLIT_AND_DEMAND_SQL,
+      lockSplitAndDemandParams({ tenantId: tenant.tenantId, splitId }),
+    );
     return split;
   }
 
@@ -278,19 +264,13 @@ export class ReceiptWritesService {
 
   private async load(tenant: TenantContext, id: string): Promise<ReceiptView> {
     const [view] = await this.receipts.loadByIds(tenant, [id]);
-    if (!view) throw receiptNotFound(id);
+    if (!view) throw RECEIPT_NOT_FOUND.error(id);
     return view;
   }
 }
 
-const receiptNotFound = (id: string) =>
-  AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
-
 function assertActive(receipt: ReceiptRef): void {
   if (receipt.status !== 'ACTIVE') {
-    throw AppError.conflict(
-      'RECEIPT_NOT_ACTIVE',
-      `Receipt ${receipt.id} is ${receipt.status}; only an ACTIVE receipt can be cancelled or bounce.`,
-    );
+    throw RECEIPT_NOT_ACTIVE.error(receipt.id, receipt.status);
   }
 }

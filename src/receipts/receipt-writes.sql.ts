@@ -1,15 +1,21 @@
 /**
- * The SQL of recording and cancelling receipts, shared by ReceiptWritesService and the
+ * The SQL of recording, cancelling and bouncing receipts, shared by ReceiptWritesService and the
  * benchmark's bare floor (bench/floor-server.ts), so both run the same statements by
  * construction. Statements are combined where one round trip can do the work of several: every
  * round trip inside a write is time the tenant's number counter row stays locked.
  */
 import Decimal from 'decimal.js';
 import { DemandStatus, PaymentMode } from '@/common/domain/enums';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './dto/receipt.view';
+import { TenantContext } from '@/common/tenant-context';
 import { applyPayment } from './payment-status';
-import { RECEIPT_WRITE_VERSION_SQL } from './search/exact-counts';
+import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS } from './receipts.sql';
+import { RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
+
+/** Binds of RECEIPT_WRITE_VERSION_SQL: the tenant and which statuses the write changed. */
+export const receiptWriteVersionParams = (p: {
+  tenantId: string;
+  changes: ReceiptWriteChanges;
+}): unknown[] => [p.tenantId, p.changes.receiptStatus, p.changes.demandStatus];
 
 /** A split and its demand, locked (LOCK_SPLIT_AND_DEMAND_SQL). */
 export interface LockedSplitRow {
@@ -28,7 +34,7 @@ export interface LockedSplitRow {
 
 /**
  * Locks a split and then its demand (the first two places of the lock order: FOR UPDATE locks
- * the rows of one result row in the order of the OF list). Params: tenant, split id.
+ * the rows of one result row in the order of the OF list). Params: lockSplitAndDemandParams.
  */
 export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.payer_id, s.amount::text AS amount,
        s.paid_amount::text AS paid_amount, s.status,
@@ -38,6 +44,11 @@ export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type
   JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
  WHERE s.tenant_id = $1 AND s.id = $2
    FOR UPDATE OF s, d`;
+
+export const lockSplitAndDemandParams = (p: { tenantId: string; splitId: string }): unknown[] => [
+  p.tenantId,
+  p.splitId,
+];
 
 /**
  * Sets what a split and its demand have been paid (both already locked). Params: tenant, split
@@ -104,27 +115,85 @@ export interface NewReceipt {
 }
 
 /** Binds of INSERT_RECEIPT_SQL for a receipt of `amount` on a locked split. */
-export function insertReceiptParams(
-  tenant: TenantContext,
-  split: LockedSplitRow,
-  receiptNumber: string,
-  amount: Decimal,
-  receipt: NewReceipt,
-  demandStatusChanged: boolean,
-): unknown[] {
+export function insertReceiptParams(p: {
+  tenant: TenantContext;
+  split: LockedSplitRow;
+  receiptNumber: string;
+  amount: Decimal;
+  receipt: NewReceipt;
+  /** Whether paying the split changed its or its demand's status (the version records it). */
+  demandStatusChanged: boolean;
+}): unknown[] {
   return [
-    tenant.tenantId,
-    false,
-    demandStatusChanged,
-    split.id,
-    split.demand_id,
-    split.d_booking_id,
-    split.payer_type,
-    receiptNumber,
-    amount.toFixed(2),
-    receipt.paymentMode,
-    receipt.transactionRef,
-    receipt.receivedDate,
-    tenant.actor,
+    ...receiptWriteVersionParams({
+      tenantId: p.tenant.tenantId,
+      changes: { receiptStatus: false, demandStatus: p.demandStatusChanged },
+    }),
+    p.split.id,
+    p.split.demand_id,
+    p.split.d_booking_id,
+    p.split.payer_type,
+    p.receiptNumber,
+    p.amount.toFixed(2),
+    p.receipt.paymentMode,
+    p.receipt.transactionRef,
+    p.receipt.receivedDate,
+    p.tenant.actor,
   ];
 }
+
+/** What leaving ACTIVE needs to know of a receipt (RECEIPT_REF_SQL, LOCK_RECEIPT_REF_SQL). */
+export interface ReceiptRefRow {
+  id: string;
+  demand_split_id: string;
+  booking_id: string;
+  amount: string;
+  status: string;
+  payment_mode: string;
+  receipt_number: string;
+  received_date: string;
+}
+
+const RECEIPT_REF_COLUMNS = `id, demand_split_id, booking_id, amount::text AS amount, status,
+       payment_mode, receipt_number, received_date::text AS received_date`;
+
+/** A receipt, unlocked: where to start the lock order. Params: receiptRefParams. */
+export const RECEIPT_REF_SQL = `SELECT ${RECEIPT_REF_COLUMNS}
+  FROM receipts WHERE tenant_id = $1 AND id = $2`;
+
+/** The same receipt, locked (after its split and demand). Params: receiptRefParams. */
+export const LOCK_RECEIPT_REF_SQL = `SELECT ${RECEIPT_REF_COLUMNS}
+  FROM receipts WHERE tenant_id = $1 AND id = $2 FOR UPDATE`;
+
+export const receiptRefParams = (p: { tenantId: string; id: string }): unknown[] => [
+  p.tenantId,
+  p.id,
+];
+
+/**
+ * Takes the receipt's booking FOR SHARE, as raising a demand on it does (a bounce with charges
+ * takes it first, so the two never lock in opposite orders). Params: shareBookingParams.
+ */
+export const SHARE_BOOKING_SQL =
+  'SELECT 1 FROM bookings WHERE tenant_id = $1 AND id = $2 FOR SHARE';
+
+export const shareBookingParams = (p: { tenantId: string; bookingId: string }): unknown[] => [
+  p.tenantId,
+  p.bookingId,
+];
+
+/** Takes a receipt out of ACTIVE (cancelled or bounced). Params: leaveActiveParams. */
+export const LEAVE_ACTIVE_SQL = `UPDATE receipts
+          SET status = $3, status_reason = $4, status_changed_on = $5::date,
+              status_changed_at = now(), status_changed_by = $6, modified_at = now()
+        WHERE tenant_id = $1 AND id = $2`;
+
+export const leaveActiveParams = (p: {
+  tenantId: string;
+  id: string;
+  status: 'CANCELLED' | 'BOUNCED';
+  reason: string;
+  /** The business date of the change (YYYY-MM-DD). */
+  on: string;
+  actor: string;
+}): unknown[] => [p.tenantId, p.id, p.status, p.reason, p.on, p.actor];

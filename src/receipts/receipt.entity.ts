@@ -1,12 +1,66 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
 import { PayerType, PaymentMode, ReceiptStatus } from '@/common/domain/enums';
+import { Booking } from '@/bookings/booking.entity';
+import { DemandSplit } from '@/demands/demand-split.entity';
+import { Demand } from '@/demands/demand.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
+/**
+ * Mirrors migrations/1763776800000-InitialSchema.ts, 1764200000000-IncrementalCounts.ts,
+ * 1764200000001-CountIndexes.ts and 1764500000000-StatusChanges.ts;
+ * test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('receipts')
+@Unique('receipts_tenant_id_receipt_number_key', ['tenantId', 'receiptNumber'])
+@ForeignKey(() => DemandSplit, ['tenantId', 'demandSplitId'], ['tenantId', 'id'], {
+  name: 'receipts_tenant_id_demand_split_id_fkey',
+})
+@ForeignKey(() => Demand, ['tenantId', 'demandId'], ['tenantId', 'id'], {
+  name: 'receipts_tenant_id_demand_id_fkey',
+})
+@ForeignKey(() => Booking, ['tenantId', 'bookingId'], ['tenantId', 'id'], {
+  name: 'receipts_tenant_id_booking_id_fkey',
+})
+@Check('receipts_payer_type_check', `payer_type IN ('BUYER', 'CO_BUYER', 'BANK', 'OTHER')`)
+@Check('receipts_amount_check', `amount > 0`)
+@Check(
+  'receipts_payment_mode_check',
+  `payment_mode IN
+    ('CASH', 'CHEQUE', 'DEMAND_DRAFT', 'NEFT', 'RTGS', 'IMPS', 'UPI', 'CARD', 'ONLINE', 'OTHER')`,
+)
+@Check('receipts_status_check', `status IN ('ACTIVE', 'CANCELLED', 'BOUNCED')`)
+@Index('receipts_amount_idx', ['tenantId', 'amount', 'id'])
+@Index('receipts_created_idx', ['tenantId', 'createdAt', 'id'])
+@Index('receipts_split_idx', ['tenantId', 'demandSplitId'])
+@Index('receipts_demand_idx', ['tenantId', 'demandId'])
+@Index('receipts_booking_idx', ['tenantId', 'bookingId'])
+@Index('receipts_inserted_version_idx', ['tenantId', 'insertedVersion'])
+// Beyond TypeORM's index description, so named here and left out of the comparison:
+// (tenant_id, received_date DESC, receipt_number DESC, id DESC) INCLUDE (payment_mode, status,
+// payer_type): descending keys and INCLUDE columns.
+@Index('receipts_default_sort_idx', { synchronize: false })
+// (tenant_id, payment_mode, received_date) INCLUDE (status): INCLUDE columns.
+@Index('receipts_mode_date_idx', { synchronize: false })
+// (tenant_id, lower(receipt_number)): an expression.
+@Index('receipts_number_lower_idx', { synchronize: false })
+// GIN (tenant_id, receipt_number gin_trgm_ops, transaction_ref gin_trgm_ops): operator classes.
+@Index('receipts_text_trgm_idx', { synchronize: false })
 export class Receipt {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'receipts_tenant_id_fkey' })
   tenantId: string;
 
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  /** Defaults to gen_random_uuid() in the database. */
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
   @Column({ name: 'demand_split_id', type: 'uuid' })
@@ -30,13 +84,13 @@ export class Receipt {
   @Column({ name: 'payment_mode', type: 'text' })
   paymentMode: PaymentMode;
 
-  @Column({ name: 'transaction_ref', type: 'text' })
+  @Column({ name: 'transaction_ref', type: 'text', default: '' })
   transactionRef: string;
 
   @Column({ name: 'received_date', type: 'date' })
   receivedDate: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: 'ACTIVE' })
   status: ReceiptStatus;
 
   /** Why it left ACTIVE (cancelled or bounced); null while ACTIVE. */

@@ -1,28 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { TenantContext } from '@/common/tenancy/tenant-context';
-import {
-  RECEIPT_ROW_COLUMNS,
-  RECEIPT_ROW_JOINS,
-  RECEIPT_ROW_SELECT,
-  ReceiptPage,
-  ReceiptRow,
-  ReceiptView,
-  toReceiptView,
-} from './dto/receipt.view';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { TenantContext } from '@/common/tenant-context';
+import { ReceiptPage, ReceiptView, toReceiptView } from './dto/receipt.view';
 import { ReceiptSummaryView } from './dto/receipt-summary.view';
+import { RECEIPT_NOT_FOUND } from './receipts.errors';
+import {
+  PRINTABLE_RECEIPT_SQL,
+  printableReceiptParams,
+  PrintableReceiptRow,
+  ReceiptRow,
+  RECEIPTS_BY_IDS_SQL,
+  receiptsByIdsParams,
+} from './receipts.sql';
+import { receiptWriteVersionParams } from './receipt-writes.sql';
 import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
-import { compileSearch } from './search/search-sql';
+import { compileSearch } from './search/receipt-search.sql';
 import { parseGroupBy, summaryStatement, SummaryRow } from './summary/receipt-summary';
 import { toMoney } from '@/common/money/money';
-import { searchPage } from './search/search-page';
-import { parseSearchRequest, RawSearchQuery } from './search/search-request';
+import { searchPage } from './search/receipt-search-page';
+import { RECEIPT_SEARCH } from './search/search-fields';
+import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 
 /**
- * Reads receipts. A search page is one statement (search/search-page.ts): a deferred join (the
+ * Reads receipts. A search page is one statement (search/receipt-search-page.ts): a deferred join (the
  * page's ids from the receipts table alone, joined-table filters as EXISTS, ordered by an
  * index, then only those rows joined to their split and demand) and the exact total, which is
  * not counted when the page proves it (a short page) and otherwise brought up to date from a
@@ -38,7 +40,7 @@ export class ReceiptsService {
    */
   private readonly counts = new WeakMap<DataSource, ExactCounts>();
 
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
   async search(tenant: TenantContext, query: RawSearchQuery, body: unknown): Promise<ReceiptPage> {
     const em = this.txHost.tx;
@@ -50,19 +52,19 @@ export class ReceiptsService {
     return searchPage(
       (text, params) => em.query(text, params),
       tenant,
-      parseSearchRequest(query, body),
+      parseSearchRequest(RECEIPT_SEARCH, query, body),
       counts,
     );
   }
 
-  /** Totals for the search filters in `body`, optionally grouped (contract §7.1). */
+  /** Totals for the search filters in `body`, optionally grouped (POST /receipts/summary). */
   async summary(
     tenant: TenantContext,
     groupBy: unknown,
     body: unknown,
   ): Promise<ReceiptSummaryView> {
     const group = parseGroupBy(groupBy);
-    const sql = compileSearch(parseSearchRequest({}, body), tenant.tenantId);
+    const sql = compileSearch(parseSearchRequest(RECEIPT_SEARCH, {}, body), tenant.tenantId);
     const rows = await this.txHost.tx.query<SummaryRow[]>(
       summaryStatement(sql, group),
       sql.countParams,
@@ -88,17 +90,16 @@ export class ReceiptsService {
    * statuses it changed; a write that changes neither and stamps its inserts keeps cached totals.
    */
   async markChanged(tenant: TenantContext, changes: ReceiptWriteChanges): Promise<string> {
-    const [row] = await this.txHost.tx.query<{ version: string }[]>(RECEIPT_WRITE_VERSION_SQL, [
-      tenant.tenantId,
-      changes.receiptStatus,
-      changes.demandStatus,
-    ]);
+    const [row] = await this.txHost.tx.query<{ version: string }[]>(
+      RECEIPT_WRITE_VERSION_SQL,
+      receiptWriteVersionParams({ tenantId: tenant.tenantId, changes }),
+    );
     return row.version;
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<ReceiptView> {
     const [receipt] = await this.loadByIds(tenant, [id]);
-    if (!receipt) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+    if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
     return receipt;
   }
 
@@ -110,13 +111,11 @@ export class ReceiptsService {
     tenant: TenantContext,
     id: string,
   ): Promise<{ receipt: ReceiptView; createdAt: Date }> {
-    const [row] = await this.txHost.tx.query<(ReceiptRow & { created_at: Date })[]>(
-      `SELECT ${RECEIPT_ROW_COLUMNS}, r.created_at
-         FROM receipts r ${RECEIPT_ROW_JOINS}
-        WHERE r.tenant_id = $1 AND r.id = $2`,
-      [tenant.tenantId, id],
+    const [row] = await this.txHost.tx.query<PrintableReceiptRow[]>(
+      PRINTABLE_RECEIPT_SQL,
+      printableReceiptParams({ tenantId: tenant.tenantId, id }),
     );
-    if (!row) throw AppError.notFound('RECEIPT_NOT_FOUND', `Receipt ${id} was not found.`);
+    if (!row) throw RECEIPT_NOT_FOUND.error(id);
     return { receipt: toReceiptView(row, tenant), createdAt: row.created_at };
   }
 
@@ -124,8 +123,8 @@ export class ReceiptsService {
   async loadByIds(tenant: TenantContext, ids: string[]): Promise<ReceiptView[]> {
     if (ids.length === 0) return [];
     const rows = await this.txHost.tx.query<ReceiptRow[]>(
-      `${RECEIPT_ROW_SELECT} WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])`,
-      [tenant.tenantId, ids],
+      RECEIPTS_BY_IDS_SQL,
+      receiptsByIdsParams({ tenantId: tenant.tenantId, ids }),
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {

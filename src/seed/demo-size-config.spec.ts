@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@/common/config/app-config';
+import { ConfigError, loadConfig } from '@/platform/config/app-config';
 
 /** DEMO_RECEIPTS_PER_TENANT: the demo size, exactly, or the start stops naming the variable. */
 describe('DEMO_RECEIPTS_PER_TENANT', () => {

@@ -1,17 +1,17 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { Route } from '@/http/route.decorator';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { TenantConfigurationInput } from './dto/tenant-configuration.request';
 import {
   ConfigurationPreview,
   ConfigurationVersion,
-  TenantConfigurationInput,
   TenantConfigurationView,
-} from './dto/tenant-configuration.dto';
+} from './dto/tenant-configuration.view';
+import { CONFIGURATION_CHANGED } from './tenant-config.errors';
 import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
-import { ReplicaRead } from '@/common/replicas/read-replicas';
 
 const withEtag =
   (res: Response) =>
@@ -33,11 +33,11 @@ export class TenantConfigController {
   constructor(private readonly service: TenantConfigService) {}
 
   @Get()
-  @RequireScopes('tenant-config:read')
-  @ApiOperation({
+  @Route({
     summary: "The tenant's numbering configuration (with an ETag).",
     description:
       'The response carries an ETag header; send it back as If-Match on PUT to avoid overwriting a concurrent change.',
+    scopes: ['tenant-config:read'],
   })
   @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
   get(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
@@ -45,11 +45,12 @@ export class TenantConfigController {
   }
 
   @Put()
-  @RequireScopes('tenant-config:write')
-  @ApiOperation({
+  @Route({
     summary: 'Replace the numbering configuration.',
     description:
       'All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.',
+    scopes: ['tenant-config:write'],
+    problems: [CONFIGURATION_CHANGED],
   })
   @ApiHeader({
     name: 'If-Match',
@@ -58,7 +59,6 @@ export class TenantConfigController {
     schema: { type: 'string', example: '"3q2-7wEyN8Qk0X5m1aH9cFjWv0tB2sL4pR6uYz8"' },
   })
   @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
-  @ApiProblems(412)
   replace(
     @Tenant() tenant: TenantContext,
     @Body() body: TenantConfigurationInput,
@@ -69,11 +69,11 @@ export class TenantConfigController {
   }
 
   @Get('history')
-  @RequireScopes('tenant-config:read')
-  @ApiOperation({
+  @Route({
     summary: 'Every stored version, newest first, with who changed what and when.',
     description:
       'Version 1 is the configuration as created; each later version lists the fields that changed with their previous and new values (text, whole numbers or flags).',
+    scopes: ['tenant-config:read'],
   })
   @ApiOkResponse({ type: [ConfigurationVersion] })
   history(@Tenant() tenant: TenantContext): Promise<ConfigurationVersion[]> {
@@ -81,14 +81,14 @@ export class TenantConfigController {
   }
 
   @Post('preview')
-  @ReplicaRead()
   @HttpCode(200)
-  @RequireScopes('tenant-config:read')
-  @ApiOperation({
+  @Route({
     summary:
       'Preview a candidate configuration: the next number per document type today, and warnings.',
     description:
       'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
+    scopes: ['tenant-config:read'],
+    replicaRead: true,
   })
   @ApiOkResponse({ type: ConfigurationPreview })
   preview(

@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { createHash } from 'node:crypto';
-import { AppError } from '@/common/errors/app-error';
-import { OutboxService } from '@/common/outbox/outbox.service';
-import { TenantContext } from '@/common/tenancy/tenant-context';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { TenantContext } from '@/common/tenant-context';
 import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
+import { TenantConfigurationInput } from './dto/tenant-configuration.request';
 import {
   ConfigurationPreview,
   ConfigurationVersion,
-  TenantConfigurationInput,
   TenantConfigurationView,
-} from './dto/tenant-configuration.dto';
+} from './dto/tenant-configuration.view';
+import { CONFIGURATION_CHANGED, CONFIGURATION_NOT_FOUND } from './tenant-config.errors';
+import { RAISE_COUNTER_SQL, raiseCounterParams } from './tenant-config.sql';
 import {
   FIELD_STEM,
   NumberingSettings,
@@ -72,7 +73,7 @@ function matches(ifMatch: string, etag: string): boolean {
 @Injectable()
 export class TenantConfigService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
   ) {}
@@ -82,7 +83,7 @@ export class TenantConfigService {
   }
 
   async get(tenant: TenantContext): Promise<ConfigurationWithEtag> {
-    const config = await this.load(tenant.tenantId, false);
+    const config = await this.load(tenant.tenantId, { forUpdate: false });
     const view = toView(config);
     return { view, etag: etagOf(view) };
   }
@@ -92,13 +93,10 @@ export class TenantConfigService {
     input: TenantConfigurationInput,
     ifMatch?: string,
   ): Promise<ConfigurationWithEtag> {
-    const current = await this.load(tenant.tenantId, true);
+    const current = await this.load(tenant.tenantId, { forUpdate: true });
     const before = toView(current);
     if (ifMatch !== undefined && !matches(ifMatch, etagOf(before))) {
-      throw AppError.preconditionFailed(
-        'CONFIGURATION_CHANGED',
-        'The configuration changed since it was read (If-Match does not match the current ETag); GET it again and retry.',
-      );
+      throw CONFIGURATION_CHANGED.error();
     }
     const next = pickSettings(input);
     const changes = SETTINGS_FIELDS.filter((f) => current[f] !== next[f]).map((field) => ({
@@ -134,9 +132,12 @@ export class TenantConfigService {
       const change = changes.find((c) => c.field === `${FIELD_STEM[type]}NumberStarting`);
       if (!change || Number(change.to) <= Number(change.from)) continue;
       await this.txHost.tx.query(
-        `UPDATE number_counters SET next_value = GREATEST(next_value, $3::bigint), updated_at = now()
-          WHERE tenant_id = $1 AND document_type = $2`,
-        [tenant.tenantId, type, String(change.to)],
+        RAISE_COUNTER_SQL,
+        raiseCounterParams({
+          tenantId: tenant.tenantId,
+          documentType: type,
+          starting: String(change.to),
+        }),
       );
     }
   }
@@ -213,15 +214,17 @@ export class TenantConfigService {
     );
   }
 
-  private async load(tenantId: string, forUpdate: boolean): Promise<TenantConfiguration> {
+  /** The tenant's configuration; `forUpdate` locks its row until commit (a replacement). */
+  private async load(
+    tenantId: string,
+    options: { forUpdate: boolean },
+  ): Promise<TenantConfiguration> {
     const config = await this.repo.findOne({
       where: { tenantId },
-      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    if (!config) {
-      // Every tenant gets one at creation; a missing row is a data problem, not the client's.
-      throw AppError.notFound('CONFIGURATION_NOT_FOUND', 'This tenant has no configuration.');
-    }
+    // Every tenant gets one at creation; a missing row is a data problem, not the client's.
+    if (!config) throw CONFIGURATION_NOT_FOUND.error();
     return config;
   }
 }

@@ -1,4 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Tenant } from '@/http/tenancy/tenant.entity';
+import { TenantConfiguration } from './tenant-configuration.entity';
 
 /** A field's value in a configuration: text, a whole number or a flag. */
 export type ConfigurationValue = string | number | boolean | null;
@@ -9,10 +11,17 @@ export interface ConfigurationChangeRecord {
   to: ConfigurationValue;
 }
 
-/** One stored version of a tenant's configuration (append-only). */
+/**
+ * One stored version of a tenant's configuration (append-only).
+ * Mirrors migrations/1763776800000-InitialSchema.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('tenant_configuration_history')
+@ForeignKey(() => TenantConfiguration, ['tenantId', 'configurationId'], ['tenantId', 'id'], {
+  name: 'tenant_configuration_history_tenant_id_configuration_id_fkey',
+})
 export class TenantConfigurationHistory {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'tenant_configuration_history_tenant_id_fkey' })
   tenantId: string;
 
   @PrimaryColumn({ name: 'configuration_id', type: 'uuid' })
@@ -27,7 +36,7 @@ export class TenantConfigurationHistory {
   @Column({ type: 'jsonb' })
   changes: ConfigurationChangeRecord[];
 
-  @Column({ name: 'changed_at', type: 'timestamptz' })
+  @Column({ name: 'changed_at', type: 'timestamptz', default: () => 'now()' })
   changedAt: Date;
 
   @Column({ name: 'changed_by', type: 'text' })

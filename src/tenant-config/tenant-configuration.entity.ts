@@ -1,19 +1,27 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 
 const bigintAsNumber = {
   to: (value: number) => value,
   from: (value: string | null) => (value === null ? null : Number(value)),
 };
 
+/**
+ * A tenant's numbering configuration: exactly one per tenant.
+ * Mirrors migrations/1763776800000-InitialSchema.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ */
 @Entity('tenant_configurations')
+@Unique('tenant_configurations_tenant_id_key', ['tenantId'])
 export class TenantConfiguration {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
+  @ForeignKey(() => Tenant, { name: 'tenant_configurations_tenant_id_fkey' })
   tenantId: string;
 
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  /** Defaults to gen_random_uuid() in the database. */
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'integer' })
+  @Column({ type: 'integer', default: 1 })
   version: number;
 
   @Column({ name: 'booking_number_prefix', type: 'text' })
@@ -64,16 +72,16 @@ export class TenantConfiguration {
   @Column({ type: 'text' })
   separator: string;
 
-  @Column({ type: 'boolean' })
+  @Column({ type: 'boolean', default: true })
   active: boolean;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   created: Date;
 
   @Column({ name: 'created_by', type: 'text' })
   createdBy: string;
 
-  @Column({ name: 'modified_at', type: 'timestamptz' })
+  @Column({ name: 'modified_at', type: 'timestamptz', default: () => 'now()' })
   modified: Date;
 
   @Column({ name: 'last_modified_by', type: 'text' })

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppError } from '@/common/errors/app-error';
-import { bindTenant } from '@/common/tenancy/bind-tenant';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { AppError } from '@/common/app-error';
+import { bindTenant } from '@/http/tenancy/bind-tenant';
 import { TenantConfigService } from '@/tenant-config/tenant-config.service';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
+import { TENANT_EXISTS } from './tenants.errors';
 
 export interface NewTenant {
   key: string;
@@ -19,7 +20,7 @@ export interface NewTenant {
 @Injectable()
 export class TenantProvisioningService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly configs: TenantConfigService,
   ) {}
 
@@ -28,10 +29,7 @@ export class TenantProvisioningService {
     return this.txHost.withTransaction(async () => {
       const repo = this.txHost.tx.getRepository(Tenant);
       if (await repo.existsBy({ key: input.key })) {
-        throw AppError.conflict(
-          'TENANT_EXISTS',
-          `A tenant with key "${input.key}" already exists.`,
-        );
+        throw TENANT_EXISTS.error(input.key);
       }
       const tenant = await repo.save(
         repo.create({

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Standard Webhooks secrets: `whsec_` + base64 of the 32-byte HMAC key (contract §8). */
+/** Standard Webhooks secrets: `whsec_` + base64 of the 32-byte HMAC key (README.md, Webhooks). */
 const SECRET_PREFIX = 'whsec_';
 export const SECRET_BYTES = 32;
 

@@ -1,6 +1,6 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
 
 import {
   checkWebhookUrl,

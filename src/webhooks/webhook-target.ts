@@ -1,7 +1,12 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-import { AppError } from '@/common/errors/app-error';
+import { AppError } from '@/common/app-error';
+import {
+  forbiddenTargetMessage,
+  WEBHOOK_URL_FORBIDDEN,
+  WEBHOOK_URL_UNRESOLVABLE,
+} from './webhooks.errors';
 
 /**
  * SSRF guard for webhook targets. A subscription URL is checked when it is stored
@@ -19,7 +24,7 @@ export interface WebhookTargetPolicy {
 }
 
 const MAX_URL_LENGTH = 2048;
-/** Host names resolve within this, at subscription and at connection time (contract §8). */
+/** Host names resolve within this, at subscription and at connection time (README.md, Webhooks). */
 const RESOLVE_TIMEOUT_MS = 2000;
 
 /** The policy of the service's configuration (WEBHOOK_ALLOW_PRIVATE, production). */
@@ -211,9 +216,11 @@ export async function checkWebhookUrl(
     addresses = [host];
   } else {
     const unresolvable = (why: string) =>
-      AppError.badRequest('WEBHOOK_URL_UNRESOLVABLE', `The webhook host ${host} ${why}.`, [
-        { field, message: `host ${host} ${why}` },
-      ]);
+      WEBHOOK_URL_UNRESOLVABLE.errorWith(
+        { errors: [{ field, message: `host ${host} ${why}` }] },
+        host,
+        why,
+      );
     let found: LookupAddress[] | undefined;
     try {
       found = await resolveWithin(host, policy.resolveTimeoutMs, resolve);
@@ -231,12 +238,11 @@ export async function checkWebhookUrl(
     // ANY: a connection may use any of them, and an attacker controls which.
     const forbidden = addresses.find(isForbiddenAddress);
     if (forbidden !== undefined) {
-      const message =
-        `host ${host} resolves to ${forbidden}, a loopback, private or reserved address; ` +
-        'such targets are refused unless WEBHOOK_ALLOW_PRIVATE=true';
-      throw AppError.badRequest('WEBHOOK_URL_FORBIDDEN', `The webhook ${message}.`, [
-        { field, message },
-      ]);
+      throw WEBHOOK_URL_FORBIDDEN.errorWith(
+        { errors: [{ field, message: forbiddenTargetMessage(host, forbidden) }] },
+        host,
+        forbidden,
+      );
     }
   }
   return normalised;

@@ -4,24 +4,27 @@ import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
-  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequireScopes } from '@/common/auth/auth.decorators';
-import { ApiProblems } from '@/common/errors/api-problems';
-import { uuidPipe } from '@/common/errors/uuid.pipe';
-import { Idempotent } from '@/common/idempotency/idempotency.interceptor';
-import { ApiIdParam } from '@/common/swagger';
-import { ApiCursorQuery } from '@/common/validation/cursor-query';
-import { Tenant, TenantContext } from '@/common/tenancy/tenant-context';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { ApiIdParam } from '@/http/swagger';
+import { ApiCursorQuery } from '@/http/cursor-query';
+import { Route } from '@/http/route.decorator';
+import { TenantContext } from '@/common/tenant-context';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { CreateWebhookRequest, UpdateWebhookRequest } from './dto/webhook.request';
 import {
-  CreateWebhookRequest,
-  UpdateWebhookRequest,
   WebhookDeliveryPage,
   WebhookList,
   WebhookView,
   WebhookWithSecretView,
-} from './dto/webhook.dto';
+} from './dto/webhook.view';
+import {
+  WEBHOOK_LIMIT_REACHED,
+  WEBHOOK_NOT_FOUND,
+  WEBHOOK_URL_FORBIDDEN,
+  WEBHOOK_URL_UNRESOLVABLE,
+} from './webhooks.errors';
 import {
   DeliveriesQuery,
   DELIVERIES_LIMITS,
@@ -29,19 +32,16 @@ import {
   WebhooksService,
 } from './webhooks.service';
 
-const NOT_FOUND = {
-  status: 404,
-  code: 'WEBHOOK_NOT_FOUND',
-  detail: 'Webhook subscription 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.',
-};
-const URL_REFUSED = {
+/** The checks of a subscription URL (and event types), for the descriptions of create and change. */
+const URL_CHECKS =
+  'url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address.';
+const URL_PROBLEMS = [WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN];
+/** What refuseInvalidQuery says about a bad limit. */
+const DELIVERIES_QUERY_INVALID = {
   status: 400,
-  code: 'WEBHOOK_URL_FORBIDDEN',
-  detail:
-    'url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.',
+  code: 'VALIDATION_FAILED',
+  detail: 'The query is not valid: limit must be an integer from 1 to 200.',
 };
-const URL_ERRORS =
-  '400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true)';
 
 @ApiTags('webhooks')
 @Controller('webhooks')
@@ -50,11 +50,12 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @RequireScopes('webhooks:write')
-  @Idempotent()
-  @ApiOperation({
+  @Route({
     summary: 'Subscribe a URL to events.',
-    description: `Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most ${MAX_SUBSCRIPTIONS} subscriptions per tenant. Errors: ${URL_ERRORS}, 409 WEBHOOK_LIMIT_REACHED.`,
+    description: `Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most ${MAX_SUBSCRIPTIONS} subscriptions per tenant. ${URL_CHECKS}`,
+    scopes: ['webhooks:write'],
+    problems: [...URL_PROBLEMS, WEBHOOK_LIMIT_REACHED],
+    idempotent: true,
   })
   @ApiBody({
     type: CreateWebhookRequest,
@@ -77,11 +78,6 @@ export class WebhooksController {
     type: WebhookWithSecretView,
     description: 'The subscription and its secret.',
   })
-  @ApiProblems(URL_REFUSED, {
-    status: 409,
-    code: 'WEBHOOK_LIMIT_REACHED',
-    detail: 'A tenant has at most 100 webhook subscriptions; delete one first.',
-  })
   create(
     @Tenant() tenant: TenantContext,
     @Body() body: CreateWebhookRequest,
@@ -90,10 +86,10 @@ export class WebhooksController {
   }
 
   @Get()
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: "The tenant's webhook subscriptions.",
     description: 'Oldest first, without secrets; deleted subscriptions are not listed.',
+    scopes: ['webhooks:write'],
   })
   @ApiOkResponse({ type: WebhookList })
   list(@Tenant() tenant: TenantContext): Promise<WebhookList> {
@@ -101,15 +97,15 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: 'One webhook subscription.',
     description:
       "Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404.",
+    scopes: ['webhooks:write'],
+    problems: [WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiOkResponse({ type: WebhookView })
-  @ApiProblems(NOT_FOUND)
   findOne(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
@@ -118,10 +114,11 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: 'Change a webhook subscription.',
-    description: `Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. Errors: ${URL_ERRORS}, 404 WEBHOOK_NOT_FOUND.`,
+    description: `Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. ${URL_CHECKS}`,
+    scopes: ['webhooks:write'],
+    problems: [...URL_PROBLEMS, WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiBody({
@@ -135,7 +132,6 @@ export class WebhooksController {
     },
   })
   @ApiOkResponse({ type: WebhookView })
-  @ApiProblems(URL_REFUSED, NOT_FOUND)
   update(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
@@ -146,30 +142,30 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: 'Delete a webhook subscription.',
     description:
-      'No event committed after the delete is delivered to it. Its delivery log is kept but no longer readable through the API. Errors: 404 WEBHOOK_NOT_FOUND.',
+      'No event committed after the delete is delivered to it. Its delivery log is kept but no longer readable through the API.',
+    scopes: ['webhooks:write'],
+    problems: [WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiProblems(NOT_FOUND)
   remove(@Tenant() tenant: TenantContext, @Param('id', uuidPipe('id')) id: string): Promise<void> {
     return this.webhooks.remove(tenant, id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: 'Rotate the signing secret.',
     description:
-      'Returns a new secret, shown only here. For 24 h deliveries carry two signatures in Webhook-Signature (new and previous secret, space-separated), so receivers can switch without losing a delivery. Errors: 404 WEBHOOK_NOT_FOUND.',
+      'Returns a new secret, shown only here. For 24 h deliveries carry two signatures in Webhook-Signature (new and previous secret, space-separated), so receivers can switch without losing a delivery.',
+    scopes: ['webhooks:write'],
+    problems: [WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiOkResponse({ type: WebhookWithSecretView })
-  @ApiProblems(NOT_FOUND)
   rotateSecret(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
@@ -178,11 +174,12 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @RequireScopes('webhooks:write')
-  @ApiOperation({
+  @Route({
     summary: 'Delivery attempts of a subscription.',
     description:
-      'Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. Errors: 400 VALIDATION_FAILED naming after or limit, 404 WEBHOOK_NOT_FOUND.',
+      'Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. A bad after or limit is 400 VALIDATION_FAILED naming it.',
+    scopes: ['webhooks:write'],
+    problems: [DELIVERIES_QUERY_INVALID, WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiCursorQuery(
@@ -190,14 +187,6 @@ export class WebhooksController {
     DELIVERIES_LIMITS,
   )
   @ApiOkResponse({ type: WebhookDeliveryPage })
-  @ApiProblems(
-    {
-      status: 400,
-      code: 'VALIDATION_FAILED',
-      detail: 'The query is not valid: limit must be an integer from 1 to 200.',
-    },
-    NOT_FOUND,
-  )
   deliveries(
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookBatchDelivery } from './webhook-batch-delivery';
+import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /** Webhook subscriptions (managed in tenant transactions) and their delivery workers. */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDeliveryService],
-  exports: [WebhookDeliveryService],
+  providers: [WebhooksService, WebhookDispatcher, WebhookBatchDelivery],
+  exports: [WebhookDispatcher],
 })
 export class WebhooksModule {}

@@ -98,7 +98,7 @@ export default async function globalSetup(): Promise<void> {
     if (process.env.TEST_PGBOUNCER === '1') {
       // npm run test:pgbouncer: every application connection goes through PgBouncer in
       // transaction mode. It cannot pass node-postgres' `options` (DateStyle, TimeZone) on, so
-      // the login role carries them (README, behind PgBouncer).
+      // the login role carries them (docs/operations.md, Behind PgBouncer).
       await admin.query(`ALTER ROLE finance_app SET datestyle = 'ISO, YMD'`);
       await admin.query(`ALTER ROLE finance_app SET timezone = 'UTC'`);
       bouncer = await startPgBouncer(appUrl, 10);

@@ -8,7 +8,7 @@ import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import request, { Response } from 'supertest';
 import type { BookingView } from '@/bookings/dto/booking.view';
-import type { DemandView } from '@/demands/dto/demand-views';
+import type { DemandView } from '@/demands/dto/demand.view';
 import type { ReceiptView } from '@/receipts/dto/receipt.view';
 import type { TestApp } from './test-app';
 import { as } from './tokens';

@@ -72,7 +72,7 @@ export async function startPgBouncer(target: string, poolSize = 4): Promise<PgBo
       `default_pool_size = ${poolSize}`,
       'max_client_conn = 500',
       // node-postgres sends `options` (DateStyle, TimeZone) at connect; PgBouncer 1.18 cannot
-      // pass it on, so the role's defaults carry those settings (README, PgBouncer).
+      // pass it on, so the role's defaults carry those settings (docs/operations.md, PgBouncer).
       'ignore_startup_parameters = extra_float_digits,options',
       `admin_users = ${PGBOUNCER_ADMIN.user}`,
       `logfile = ${join(dir, 'pgbouncer.log')}`,

@@ -1,10 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ClsService } from 'nestjs-cls';
 import { createApp } from '@/app.factory';
-import { loadConfig } from '@/common/config/app-config';
+import { loadConfig } from '@/platform/config/app-config';
 import { runMigrations } from '@/database/migrate';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
-import { Tenant } from '@/common/tenancy/tenant.entity';
+import { Tenant } from '@/http/tenancy/tenant.entity';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 

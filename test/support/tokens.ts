@@ -1,5 +1,5 @@
 import { sign, SignOptions } from 'jsonwebtoken';
-import { SCOPES } from '@/common/auth/auth.decorators';
+import { SCOPES } from '@/http/auth/auth.decorators';
 import { TEST_JWT_SECRET } from './test-app';
 
 export const ALL_SCOPES = SCOPES.join(' ');

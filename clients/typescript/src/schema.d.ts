@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness: 503 only when the service cannot recover by itself (its embedded database could not be restarted).
-         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here.
+         * @description For a process supervisor (Kubernetes livenessProbe): restart the process when this fails. It does not check the database: an unavailable database shows on readiness, not here. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_live"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers and the service is not shutting down.
-         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts.
+         * @description For a load balancer (Kubernetes readinessProbe): route traffic here only while this answers 200. It answers 503 at once when shutdown begins, while the database is unreachable or while an embedded database restarts. Errors: 503 SERVICE_UNAVAILABLE.
          */
         get: operations["HealthController_ready"];
         put?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Issue one number for a document kept elsewhere (for example a snag).
-         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.
+         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free. Errors: 400 VALIDATION_FAILED, 400 UNKNOWN_DOCUMENT_TYPE, 400 NUMBER_ISSUED_WITH_DOCUMENT, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["NumbersController_issue"];
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         get: operations["TenantConfigController_get"];
         /**
          * Replace the numbering configuration.
-         * @description All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.
+         * @description All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history. Errors: 412 CONFIGURATION_CHANGED.
          */
         put: operations["TenantConfigController_replace"];
         post?: never;
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking of a unit.
-         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Errors: 400 VALIDATION_FAILED (unknown fields are refused too), 409 NUMBERING_EXHAUSTED (the pattern cannot render a free number), 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED). Errors: 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["BookingsController_create"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * One booking.
-         * @description A booking of the caller's tenant by id; another tenant's booking is 404.
+         * @description A booking of the caller's tenant by id; another tenant's booking is 404. Errors: 404 BOOKING_NOT_FOUND.
          */
         get: operations["BookingsController_findOne"];
         put?: never;
@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a demand on a booking, split between payers.
-         * @description The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly (422 DEMAND_SPLITS_MISMATCH). The booking must exist in this tenant (404 BOOKING_NOT_FOUND, also for another tenant's booking) and be active (409 BOOKING_CANCELLED). The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate.
+         * @description The demand's unit and buyerName are copied from the booking. The splits must add up to totalAmount exactly. The booking must exist in this tenant (another tenant's booking is not found) and be active. The demand number is issued from the demand series ({PARENT} = the booking number) and each split's from the demand-split series ({PARENT} = the demand number), all dated by demandDate. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 DEMAND_SPLITS_MISMATCH, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["DemandsController_create"];
         delete?: never;
@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * One demand with its splits and their paid and pending amounts.
-         * @description A demand of the caller's tenant by id; another tenant's demand is 404.
+         * @description A demand of the caller's tenant by id; another tenant's demand is 404. Errors: 404 DEMAND_NOT_FOUND.
          */
         get: operations["DemandsController_findOne"];
         put?: never;
@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Record a receipt against a demand split.
-         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split. Errors: 404 DEMAND_SPLIT_NOT_FOUND (also for another tenant's split), 409 DEMAND_SPLIT_CANCELLED, 422 RECEIPT_EXCEEDS_PENDING (the amount is above what the split still owes; concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns.
+         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split; another tenant's split is 404. The amount may not exceed what the split still owes (concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns. Errors: 404 DEMAND_SPLIT_NOT_FOUND, 409 DEMAND_CANCELLED, 409 DEMAND_SPLIT_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 RECEIPT_AMOUNT_NOT_POSITIVE, 422 RECEIPT_EXCEEDS_PENDING, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_record"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Totals (count and exact sum) of the receipts a search with these filters finds.
-         * @description The body is exactly the search body (POST /receipts/search: same fields, operators and 400s); there is no paging. count equals search's totalElements for the same filters. Cancelled and bounced receipts count only if the filters let them through: filter status EQUALS ACTIVE for money in hand. With groupBy, one group per distinct value among the matches, ordered by key ascending (byte order); the groups add up to the totals. Errors: 400 VALIDATION_FAILED naming groupBy (listing the allowed values) or the offending filter.
+         * @description The body is exactly the search body (POST /receipts/search: same fields, operators and 400s); there is no paging. count equals search's totalElements for the same filters. Cancelled and bounced receipts count only if the filters let them through: filter status EQUALS ACTIVE for money in hand. With groupBy, one group per distinct value among the matches, ordered by key ascending (byte order); the groups add up to the totals. A 400 names groupBy (listing the allowed values) or the offending filter. Errors: 400 VALIDATION_FAILED.
          */
         post: operations["ReceiptsController_summary"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * One receipt, in the shape search returns.
-         * @description A receipt of the caller's tenant by id; another tenant's receipt is 404.
+         * @description A receipt of the caller's tenant by id; another tenant's receipt is 404. Errors: 404 RECEIPT_NOT_FOUND.
          */
         get: operations["ReceiptsController_findOne"];
         put?: never;
@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a receipt.
-         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_ACTIVE (already cancelled, or bounced).
+         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_cancel"];
         delete?: never;
@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a cheque or demand draft bounced.
-         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 409 RECEIPT_NOT_BOUNCEABLE (not paid by CHEQUE or DEMAND_DRAFT), 409 RECEIPT_NOT_ACTIVE (cancelled or already bounced), 422 BOUNCE_BEFORE_RECEIPT (bouncedOn before receivedDate). A failed bounce changes nothing.
+         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. A failed bounce changes nothing. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_bounce"];
         delete?: never;
@@ -399,7 +399,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a demand and its splits.
-         * @description The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Errors: 404 DEMAND_NOT_FOUND (also for another tenant's demand), 409 DEMAND_HAS_RECEIPTS while any of its receipts is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         * @description The demand and every split become CANCELLED in one transaction; they keep their numbers, stay readable, and take no new receipts (409 DEMAND_CANCELLED). Receipt searches filtering on demand or split status see the change at once. Another tenant's demand is not found. A demand with any ACTIVE receipt cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing. Errors: 404 DEMAND_NOT_FOUND, 409 DEMAND_HAS_RECEIPTS, 409 ALREADY_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["CancellationsController_cancelDemand"];
         delete?: never;
@@ -419,7 +419,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking, its demands and their splits.
-         * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Errors: 404 BOOKING_NOT_FOUND (also for another tenant's booking), 409 BOOKING_HAS_RECEIPTS while any receipt under it is ACTIVE (cancelled and bounced receipts do not block), 409 ALREADY_CANCELLED. A refused cancel changes nothing.
+         * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Another tenant's booking is not found. A booking with any ACTIVE receipt under it cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_HAS_RECEIPTS, 409 ALREADY_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["CancellationsController_cancelBooking"];
         delete?: never;
@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Export every receipt a search finds, as CSV or XLSX.
-         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; above 1,000,000 rows 422 EXPORT_TOO_LARGE (use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 EXPORT_BUSY with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one.
+         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
          */
         post: operations["ReceiptExportController_export"];
         delete?: never;
@@ -457,7 +457,7 @@ export interface paths {
         };
         /**
          * The printed receipt, as an A4 PDF.
-         * @description What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, unit, demand number and type, payment mode and reference, the amount in figures (with the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, 'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match (304), Cache-Control: private, no-cache. Errors: 404 RECEIPT_NOT_FOUND (also for another tenant's receipt), 400 for a bad download value.
+         * @description What a buyer is handed: the tenant's name, RECEIPT, the number, received date, who paid, unit, demand number and type, payment mode and reference, the amount in figures (with the currency symbol) and in words in the tenant's locale (en-IN: the Indian system, 'Rupees One Lakh Fifty Thousand and Fifty Paise Only'; other locales: 'One Hundred Fifty Thousand and 50/100'). A CANCELLED or BOUNCED receipt carries that word prominently with the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match (304), Cache-Control: private, no-cache. Another tenant's receipt is 404. Errors: 400 VALIDATION_FAILED, 404 RECEIPT_NOT_FOUND.
          */
         get: operations["ReceiptDocumentsController_document"];
         put?: never;
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. Errors: 400 VALIDATION_FAILED naming after, limit or type.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events.
-         * @description Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most 100 subscriptions per tenant. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 409 WEBHOOK_LIMIT_REACHED.
+         * @description Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most 100 subscriptions per tenant. url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address. Errors: 400 WEBHOOK_URL_UNRESOLVABLE, 400 WEBHOOK_URL_FORBIDDEN, 409 WEBHOOK_LIMIT_REACHED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["WebhooksController_create"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * One webhook subscription.
-         * @description Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404.
+         * @description Where its deliveries stand: deliveredThrough, failingAttempts, nextAttemptAt, lastError, and why it is disabled. Another tenant's subscription is 404. Errors: 404 WEBHOOK_NOT_FOUND.
          */
         get: operations["WebhooksController_findOne"];
         put?: never;
@@ -535,7 +535,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription.
-         * @description Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. Errors: 400 VALIDATION_FAILED naming the field (not http/https, http in production, a user:password part, unknown event types, "*" with other types), 400 WEBHOOK_URL_UNRESOLVABLE (the host does not resolve within 2 s), 400 WEBHOOK_URL_FORBIDDEN (loopback, private, link-local and similar addresses, unless WEBHOOK_ALLOW_PRIVATE=true), 404 WEBHOOK_NOT_FOUND.
+         * @description Any of url, events, description (null clears it) and enabled. enabled=false stops deliveries (disabledReason DISABLED_BY_USER); enabled=true resumes from the first event not yet delivered, at once, with a fresh retry schedule. url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address. Errors: 400 WEBHOOK_URL_UNRESOLVABLE, 400 WEBHOOK_URL_FORBIDDEN, 404 WEBHOOK_NOT_FOUND.
          */
         patch: operations["WebhooksController_update"];
         trace?: never;
@@ -569,7 +569,7 @@ export interface paths {
         };
         /**
          * Delivery attempts of a subscription.
-         * @description Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. Errors: 400 VALIDATION_FAILED naming after or limit, 404 WEBHOOK_NOT_FOUND.
+         * @description Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. A bad after or limit is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 404 WEBHOOK_NOT_FOUND.
          */
         get: operations["WebhooksController_deliveries"];
         put?: never;
@@ -2172,7 +2172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: SERVICE_UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2274,7 +2274,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: SERVICE_UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2374,29 +2374,12 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedNumberView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: VALIDATION_FAILED, UNKNOWN_DOCUMENT_TYPE, NUMBER_ISSUED_WITH_DOCUMENT. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/validation-failed",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
-                     *       "instance": "/numbers/{documentType}",
-                     *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -2440,7 +2423,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2451,7 +2434,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/numbering-exhausted",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The snag series has no number left for its width.",
+                     *       "detail": "Could not find a free receipt number after 1000 attempts; review the receipt pattern.",
                      *       "instance": "/numbers/{documentType}",
                      *       "code": "NUMBERING_EXHAUSTED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -2500,7 +2483,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2511,7 +2494,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/numbers/{documentType}",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3311,7 +3294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3319,12 +3302,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://errors.finance-service.dev/conflict",
+                     *       "type": "https://errors.finance-service.dev/numbering-exhausted",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The request conflicts with the current state.",
+                     *       "detail": "Could not find a free receipt number after 1000 attempts; review the receipt pattern.",
                      *       "instance": "/bookings",
-                     *       "code": "CONFLICT",
+                     *       "code": "NUMBERING_EXHAUSTED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -3371,7 +3354,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3382,7 +3365,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/bookings",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3713,7 +3696,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3707,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/bookings/{id}",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3874,7 +3857,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3885,7 +3868,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/demands",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -3894,23 +3877,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/booking-cancelled",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "The booking is cancelled; it takes no demands.",
-                     *       "instance": "/demands",
-                     *       "code": "BOOKING_CANCELLED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -3954,23 +3926,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: DEMAND_SPLITS_MISMATCH, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-splits-mismatch",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "The splits add up to 250000.00, not the totalAmount 300000.00.",
-                     *       "instance": "/demands",
-                     *       "code": "DEMAND_SPLITS_MISMATCH",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -4296,7 +4257,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4307,7 +4268,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/demand-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No demand 6a1f3c9e-2b4d-4e8f-9a7c-5d3b1e0f2a4c.",
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
                      *       "instance": "/demands/{id}",
                      *       "code": "DEMAND_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -4457,7 +4418,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_SPLIT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4468,7 +4429,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/demand-split-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No demand split 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c.",
+                     *       "detail": "Demand split 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b was not found.",
                      *       "instance": "/receipts",
                      *       "code": "DEMAND_SPLIT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -4477,23 +4438,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: DEMAND_CANCELLED, DEMAND_SPLIT_CANCELLED, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-split-cancelled",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "The demand split is cancelled; it takes no receipts.",
-                     *       "instance": "/receipts",
-                     *       "code": "DEMAND_SPLIT_CANCELLED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -4537,23 +4487,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_AMOUNT_NOT_POSITIVE, RECEIPT_EXCEEDS_PENDING, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-exceeds-pending",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "The amount 200000.00 is more than the pending amount 150000.50 of the split.",
-                     *       "instance": "/receipts",
-                     *       "code": "RECEIPT_EXCEEDS_PENDING",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -4831,13 +4770,7 @@ export interface operations {
                      *       "detail": "groupBy must be one of paymentMode, status, payerType, demandType, receivedMonth, receivedDate.",
                      *       "instance": "/receipts/summary",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -5060,7 +4993,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5071,7 +5004,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5224,7 +5157,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5235,7 +5168,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}/cancel",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5244,7 +5177,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5304,7 +5237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5315,7 +5248,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with a different request body.",
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
                      *       "instance": "/receipts/{id}/cancel",
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5468,7 +5401,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5479,7 +5412,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/receipt-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b.",
+                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
                      *       "instance": "/receipts/{id}/bounce",
                      *       "code": "RECEIPT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5488,23 +5421,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-not-bounceable",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was paid by NEFT; only CHEQUE and DEMAND_DRAFT receipts can bounce.",
-                     *       "instance": "/receipts/{id}/bounce",
-                     *       "code": "RECEIPT_NOT_BOUNCEABLE",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5548,23 +5470,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: BOUNCE_BEFORE_RECEIPT, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/bounce-before-receipt",
-                     *       "title": "Unprocessable Content",
-                     *       "status": 422,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was received on 2026-11-22; it cannot bounce on 2026-11-20.",
-                     *       "instance": "/receipts/{id}/bounce",
-                     *       "code": "BOUNCE_BEFORE_RECEIPT",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5712,7 +5623,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,23 +5643,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: DEMAND_HAS_RECEIPTS, ALREADY_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-has-receipts",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d has ACTIVE receipts; cancel or bounce them first.",
-                     *       "instance": "/demands/{id}/cancel",
-                     *       "code": "DEMAND_HAS_RECEIPTS",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -5786,6 +5686,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/demands/{id}/cancel",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/demands/{id}/cancel",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -5936,7 +5856,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5947,7 +5867,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/booking-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/bookings/{id}/cancel",
                      *       "code": "BOOKING_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
@@ -5956,23 +5876,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: BOOKING_HAS_RECEIPTS, ALREADY_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/booking-has-receipts",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d has ACTIVE receipts; cancel or bounce them first.",
-                     *       "instance": "/bookings/{id}/cancel",
-                     *       "code": "BOOKING_HAS_RECEIPTS",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6010,6 +5919,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/bookings/{id}/cancel",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bookings/{id}/cancel",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -6111,13 +6040,7 @@ export interface operations {
                      *       "detail": "format must be one of csv, xlsx.",
                      *       "instance": "/receipts/export",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -6203,7 +6126,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. */
+            /** @description Well-formed, but breaks a business rule. Codes: EXPORT_TOO_LARGE. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6245,7 +6168,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: EXPORT_BUSY. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6322,16 +6245,10 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "download must be one of 1, 0, true, false.",
                      *       "instance": "/receipts/{id}/document",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -6377,7 +6294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6486,13 +6403,7 @@ export interface operations {
                      *       "detail": "The query is not valid: limit must be an integer from 1 to 500.",
                      *       "instance": "/events",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -6767,23 +6678,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
-                     *       "instance": "/webhooks",
-                     *       "code": "WEBHOOK_URL_FORBIDDEN",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6827,7 +6727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state. Codes: WEBHOOK_LIMIT_REACHED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6881,6 +6781,26 @@ export interface operations {
                      *       "detail": "Send the body as application/json.",
                      *       "instance": "/webhooks",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/webhooks",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -7024,7 +6944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7180,7 +7100,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,23 +7195,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/webhook-url-forbidden",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "url resolves to 10.0.0.12, a loopback, private or link-local address; allowed only with WEBHOOK_ALLOW_PRIVATE=true.",
-                     *       "instance": "/webhooks/{id}",
-                     *       "code": "WEBHOOK_URL_FORBIDDEN",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -7335,7 +7244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7532,7 +7441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7642,13 +7551,7 @@ export interface operations {
                      *       "detail": "The query is not valid: limit must be an integer from 1 to 200.",
                      *       "instance": "/webhooks/{id}/deliveries",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -7694,7 +7597,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). */
+            /** @description Not found (also for ids that belong to another tenant). Codes: WEBHOOK_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import type { BookingRow } from '@/bookings/bookings.sql';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class BookingView {
@@ -44,22 +45,6 @@ export class BookingView {
   })
   createdBy: string;
 }
-
-/** A bookings row as selected by BOOKING_COLUMNS. */
-export interface BookingRow {
-  id: string;
-  booking_number: string;
-  unit_id: string;
-  buyer_name: string;
-  buyer_id: string | null;
-  booking_date: string;
-  status: string;
-  created_at: Date;
-  created_by: string;
-}
-
-export const BOOKING_COLUMNS =
-  'id, booking_number, unit_id, buyer_name, buyer_id, booking_date::text AS booking_date, status, created_at, created_by';
 
 export function toBookingView(row: BookingRow): BookingView {
   return {

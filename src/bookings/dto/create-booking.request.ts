@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IsLocalDate, IsNotBlank } from '@/common/validation/field-validators';
+import { IsLocalDate, IsNotBlank } from '@/common/field-validators';
 
 export class CreateBookingRequest {
   @ApiProperty({

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { IsNotBlank } from '@/common/validation/field-validators';
+import { IsNotBlank } from '@/common/field-validators';
 
 export class CancelRecordRequest {
   @ApiProperty({

@@ -35,12 +35,20 @@ export function assertLocalDate(d: LocalDate): void {
   }
 }
 
-/** Parses `YYYY-MM-DD` into a calendar date; throws RangeError on anything else. */
-export function parseLocalDate(text: string): LocalDate {
+/**
+ * The fields of `YYYY-MM-DD` text, not yet checked to be a real date (see isValidLocalDate);
+ * undefined when the text has another form.
+ */
+export function localDateFields(text: string): LocalDate | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const date = match
+  return match
     ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) }
     : undefined;
+}
+
+/** Parses `YYYY-MM-DD` into a calendar date; throws RangeError on anything else. */
+export function parseLocalDate(text: string): LocalDate {
+  const date = localDateFields(text);
   if (!date || !isValidLocalDate(date)) {
     throw new RangeError(
       `invalid date ${JSON.stringify(text)}; expected a real calendar date as YYYY-MM-DD`,

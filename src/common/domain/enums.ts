@@ -1,4 +1,4 @@
-/** Enumerations of the contract (section 4). Arrays drive validation, Swagger and search. */
+/** The API's enumerations (docs/api.md). Arrays drive validation, Swagger and search. */
 export const PAYER_TYPES = ['BUYER', 'CO_BUYER', 'BANK', 'OTHER'] as const;
 export type PayerType = (typeof PAYER_TYPES)[number];
 

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import { currencySymbol, toMoney } from './money';
+import { currencySymbol, toMoney } from '@/common/money/money';
 
 describe('toMoney', () => {
   it('groups en-IN amounts in lakhs and crores with two decimals', () => {

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DEMAND_TYPES, DemandType, PAYER_TYPES, PayerType } from '@/common/domain/enums';
-import { IsLocalDate, IsMoneyAmount, MAX_MONEY_AMOUNT } from '@/common/validation/field-validators';
+import { IsLocalDate, IsMoneyAmount, MAX_MONEY_AMOUNT } from '@/common/field-validators';
 
 export const MAX_SPLITS = 20;
 

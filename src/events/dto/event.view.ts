@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_TYPES } from '@/common/outbox/outbox.service';
+import { EVENT_TYPES } from '@/platform/outbox/outbox.service';
 
 export class EventView {
   @ApiProperty({

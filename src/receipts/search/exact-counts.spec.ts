@@ -6,15 +6,15 @@ import {
   MUTABLE_SEARCH_COLUMNS,
   QueryFn,
 } from './exact-counts';
-import { SEARCH_FIELDS } from './search-fields';
-import { parseSearchRequest } from './search-request';
-import { CompiledSearch, compileSearch } from './search-sql';
+import { parseSearchRequest } from '@/search/search-request';
+import { CompiledSearch, compileSearch } from './receipt-search.sql';
+import { RECEIPT_SEARCH, SEARCH_FIELDS } from './search-fields';
 
 const TENANT = '0b6f4a39-6a43-4c43-9a34-1f6c0d1e2f30';
 const OTHER = '5d1c3f0e-2b8a-4c55-9f0e-7a6b5c4d3e2f';
 
 type Filter = { field: string; type: string; query?: string };
-const parse = (filters: Filter[]) => parseSearchRequest({}, filters);
+const parse = (filters: Filter[]) => parseSearchRequest(RECEIPT_SEARCH, {}, filters);
 const compile = (filters: Filter[], tenant = TENANT): CompiledSearch =>
   compileSearch(parse(filters), tenant);
 

@@ -28,8 +28,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import { ParsedSearchRequest } from './search-request';
-import { CompiledSearch } from './search-sql';
+import { ParsedSearchRequest } from '@/search/search-request';
+import { CompiledSearch } from './receipt-search.sql';
 
 /** What a filter reads that a write can change after the receipt was inserted. */
 export interface CountDependencies {

@@ -1,13 +1,14 @@
+import { AppError } from '@/common/app-error';
+import { parseFilters, parseSearchRequest, parseSort } from '@/search/search-request';
 import {
-  OPERATORS_BY_TYPE,
+  DEFAULT_SORT,
+  RECEIPT_SEARCH,
   SEARCH_FIELDS,
   SEARCH_FIELD_NAMES,
-  SEARCH_OPERATORS,
   SORT_COLUMNS,
   SORT_FIELDS,
   findSearchField,
   findSortField,
-  normaliseOperator,
 } from './search-fields';
 
 describe('search field catalogue', () => {
@@ -90,75 +91,6 @@ describe('search field catalogue', () => {
     }
   });
 
-  it('allows the specified operators per type', () => {
-    expect(OPERATORS_BY_TYPE.keyword).toEqual(['CONTAINS']);
-    expect(OPERATORS_BY_TYPE.uuid).toEqual(OPERATORS_BY_TYPE.enum);
-    expect(OPERATORS_BY_TYPE.uuid).not.toContain('CONTAINS');
-    expect(OPERATORS_BY_TYPE.text).toEqual(
-      expect.arrayContaining(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH']),
-    );
-    expect(OPERATORS_BY_TYPE.text).not.toContain('GT');
-    expect(OPERATORS_BY_TYPE.number).toEqual(OPERATORS_BY_TYPE.date);
-    expect(OPERATORS_BY_TYPE.number).toEqual(expect.arrayContaining(['GT', 'BETWEEN']));
-    expect(OPERATORS_BY_TYPE.number).not.toContain('CONTAINS');
-  });
-
-  describe('normaliseOperator', () => {
-    it.each([
-      ['EQUALS', 'EQUALS'],
-      ['eq', 'EQUALS'],
-      ['equal', 'EQUALS'],
-      ['is', 'EQUALS'],
-      ['=', 'EQUALS'],
-      ['==', 'EQUALS'],
-      ['NOT_EQUALS', 'NOT_EQUALS'],
-      ['not equals', 'NOT_EQUALS'],
-      ['ne', 'NOT_EQUALS'],
-      ['neq', 'NOT_EQUALS'],
-      ['!=', 'NOT_EQUALS'],
-      ['<>', 'NOT_EQUALS'],
-      ['contains', 'CONTAINS'],
-      ['like', 'CONTAINS'],
-      ['ILIKE', 'CONTAINS'],
-      ['not_contains', 'NOT_CONTAINS'],
-      ['not-contains', 'NOT_CONTAINS'],
-      ['starts with', 'STARTS_WITH'],
-      ['Starts-With', 'STARTS_WITH'],
-      ['startsWith', 'STARTS_WITH'],
-      ['ends_with', 'ENDS_WITH'],
-      ['gt', 'GT'],
-      ['>', 'GT'],
-      ['gte', 'GTE'],
-      ['>=', 'GTE'],
-      ['lt', 'LT'],
-      ['<', 'LT'],
-      ['lte', 'LTE'],
-      ['<=', 'LTE'],
-      ['between', 'BETWEEN'],
-      ['in', 'IN'],
-      ['not-in', 'NOT_IN'],
-      ['not in', 'NOT_IN'],
-      ['NOT_IN', 'NOT_IN'],
-      ['is null', 'IS_NULL'],
-      ['IS_NULL', 'IS_NULL'],
-      ['is-not-null', 'IS_NOT_NULL'],
-      ['  Is Not Null  ', 'IS_NOT_NULL'],
-    ])('%j -> %s', (raw, expected) => {
-      expect(normaliseOperator(raw)).toBe(expected);
-    });
-
-    it('normalises every canonical name, in any case', () => {
-      for (const op of SEARCH_OPERATORS) {
-        expect(normaliseOperator(op)).toBe(op);
-        expect(normaliseOperator(op.toLowerCase())).toBe(op);
-      }
-    });
-
-    it.each(['', 'equals!', '===', 'foo', 'approx', '=>'])('rejects %j', (raw) => {
-      expect(normaliseOperator(raw)).toBeUndefined();
-    });
-  });
-
   it('resolves sort fields exactly, then case-insensitively', () => {
     expect(SORT_FIELDS).toEqual([
       'receivedDate',
@@ -175,5 +107,61 @@ describe('search field catalogue', () => {
     expect(findSortField('RECEIVEDDATE')).toBe('receivedDate');
     expect(findSortField('buyerName')).toBeUndefined();
     expect(findSortField('toString')).toBeUndefined();
+  });
+});
+
+describe('the receipt catalogue in the search parser', () => {
+  const catchAppError = (fn: () => unknown): AppError => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof AppError) return e;
+      throw e;
+    }
+    throw new Error('expected an AppError to be thrown');
+  };
+
+  it('defaults to receivedDate desc, receiptNumber desc, id desc', () => {
+    const expected = [
+      { field: 'receivedDate', direction: 'desc' },
+      { field: 'receiptNumber', direction: 'desc' },
+      { field: 'id', direction: 'desc' },
+    ];
+    expect(DEFAULT_SORT).toEqual(expected);
+    expect(parseSearchRequest(RECEIPT_SEARCH, undefined, undefined)).toEqual({
+      page: 0,
+      size: 20,
+      sort: expected,
+      filters: [],
+    });
+  });
+
+  it('resolves the flat aliases of split and demand fields', () => {
+    const parsed = parseFilters(RECEIPT_SEARCH, [
+      { field: 'unit', type: 'eq', query: '123e4567-e89b-12d3-a456-426614174000' },
+      { field: 'payerId', type: 'is null' },
+      { field: 'buyerName', type: 'contains', query: 'x' },
+    ]);
+    expect(parsed.map((f) => [f.field.name, f.field.source])).toEqual([
+      ['demandMeta.unit', 'demand'],
+      ['demandSplitMeta.payerId', 'split'],
+      ['demandMeta.buyerName', 'demand'],
+    ]);
+  });
+
+  it('names the receipt sort fields and statuses in its 400s', () => {
+    const sort = catchAppError(() => parseSort(RECEIPT_SEARCH, 'buyerName'));
+    expect(sort.code).toBe('SEARCH_INVALID_SORT');
+    expect(sort.errors?.[0].message).toContain(
+      'allowed sort fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id',
+    );
+    const status = catchAppError(() =>
+      parseFilters(RECEIPT_SEARCH, [{ field: 'status', type: 'eq', query: 'open' }]),
+    );
+    expect(status.code).toBe('SEARCH_INVALID_QUERY');
+    expect(status.errors?.[0].message).toBe(
+      'filter 0 (status EQUALS): "open" is not a valid value for status; ' +
+        'allowed values (case-insensitive): ACTIVE, CANCELLED, BOUNCED',
+    );
   });
 });

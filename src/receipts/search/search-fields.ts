@@ -1,8 +1,8 @@
 /**
- * The receipt catalogue of the shared search engine (src/common/search): which fields of
+ * The receipt catalogue of the shared search engine (src/search): which fields of
  * POST /receipts/search can be filtered and sorted, their types, and the only place its SQL
  * column names come from. Receipt columns are filtered on `receipts r`; `split` and `demand`
- * columns inside one correlated EXISTS each (search-sql.ts); `keyword` is compiled specially.
+ * columns inside one correlated EXISTS each (receipt-search.sql.ts); `keyword` is compiled specially.
  */
 import {
   DEMAND_STATUSES,
@@ -11,26 +11,9 @@ import {
   PAYMENT_MODES,
   RECEIPT_STATUSES,
 } from '@/common/domain/enums';
-import { field, SearchCatalogue, SearchFieldDef, SortKey } from '@/common/search/search-catalogue';
+import { field, SearchCatalogue, SearchFieldDef, SortKey } from '@/search/search-catalogue';
 
-export {
-  allowedOperators,
-  normaliseOperator,
-  OPERATORS_BY_TYPE,
-  SEARCH_OPERATORS,
-} from '@/common/search/search-catalogue';
-export type {
-  ListOperator,
-  NullOperator,
-  SearchFieldDef,
-  SearchFieldSource,
-  SearchFieldType,
-  SearchOperator,
-  SingleOperator,
-  SortDirection,
-} from '@/common/search/search-catalogue';
-
-// Splits share the demand status set (contract section 4).
+// A split's status takes the values of its demand's.
 const DEMAND_SPLIT_STATUSES = DEMAND_STATUSES;
 
 export const SEARCH_FIELDS: readonly SearchFieldDef[] = Object.freeze([

@@ -1,12 +1,13 @@
-import { parseSearchRequest } from '../search/search-request';
-import { compileSearch } from '../search/search-sql';
+import { parseSearchRequest } from '@/search/search-request';
+import { compileSearch } from '../search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '../search/search-fields';
 import { parseGroupBy, SUMMARY_GROUPS, summaryStatement } from './receipt-summary';
 
 const TENANT = '0b6c3f5e-2d1a-4e8b-9c7d-6f5e4d3c2b1a';
 
 describe('receipt summary', () => {
   const compiled = compileSearch(
-    parseSearchRequest({}, [{ field: 'status', query: 'ACTIVE', type: 'EQUALS' }]),
+    parseSearchRequest(RECEIPT_SEARCH, {}, [{ field: 'status', query: 'ACTIVE', type: 'EQUALS' }]),
     TENANT,
   );
 

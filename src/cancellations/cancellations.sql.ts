@@ -1,0 +1,87 @@
+/**
+ * Every statement of a cancel, with its row types and parameter builders. A cancel targets one
+ * demand or one booking (`CancelTarget`); the statements that differ by target are picked here,
+ * keyed by it, so no SQL text travels between functions.
+ */
+
+/** What is cancelled: one demand, or one booking with all its demands. */
+export type CancelTarget = 'demand' | 'booking';
+
+/** Parameters of the statements that take only the target: tenant, then the target's id. */
+export const targetParams = (p: { tenantId: string; id: string }): unknown[] => [p.tenantId, p.id];
+
+/** Locks the booking to cancel (first in the lock order). */
+export const LOCK_BOOKING_SQL = `SELECT status FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`;
+
+export interface LockedBookingRow {
+  status: string;
+}
+
+/**
+ * Locks the splits of the target's demands, in id order (second in the lock order). Params:
+ * targetParams.
+ */
+export const LOCK_SPLITS_SQL: Record<CancelTarget, string> = {
+  demand: `SELECT s.id FROM demand_splits s
+        WHERE s.tenant_id = $1
+          AND s.demand_id IN (SELECT d.id FROM demands d WHERE d.tenant_id = $1 AND d.id = $2)
+        ORDER BY s.id FOR UPDATE`,
+  booking: `SELECT s.id FROM demand_splits s
+        WHERE s.tenant_id = $1
+          AND s.demand_id IN (SELECT d.id FROM demands d WHERE d.tenant_id = $1 AND d.booking_id = $2)
+        ORDER BY s.id FOR UPDATE`,
+};
+
+/** Locks the target's demands, in id order (third in the lock order). Params: targetParams. */
+export const LOCK_DEMANDS_SQL: Record<CancelTarget, string> = {
+  demand: `SELECT d.id, d.status FROM demands d WHERE d.tenant_id = $1 AND d.id = $2
+        ORDER BY d.id FOR UPDATE`,
+  booking: `SELECT d.id, d.status FROM demands d WHERE d.tenant_id = $1 AND d.booking_id = $2
+        ORDER BY d.id FOR UPDATE`,
+};
+
+export interface LockedDemandRow {
+  id: string;
+  status: string;
+}
+
+/** One row when the target has an ACTIVE receipt (which refuses the cancel). Params: targetParams. */
+export const ACTIVE_RECEIPT_SQL: Record<CancelTarget, string> = {
+  demand: `SELECT 1 FROM receipts WHERE tenant_id = $1 AND demand_id = $2 AND status = 'ACTIVE' LIMIT 1`,
+  booking: `SELECT 1 FROM receipts WHERE tenant_id = $1 AND booking_id = $2 AND status = 'ACTIVE' LIMIT 1`,
+};
+
+const cancelDemandsSql = (where: string) => `WITH d AS (
+         UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
+                cancelled_by = $4, modified_at = now()
+          WHERE tenant_id = $1 AND ${where}
+         RETURNING id),
+       s AS (
+         UPDATE demand_splits SET status = 'CANCELLED', modified_at = now()
+          WHERE tenant_id = $1 AND demand_id IN (SELECT id FROM d))
+       SELECT ARRAY(SELECT id FROM d ORDER BY id) AS ids`;
+
+/**
+ * Cancels the target's demands (a booking's: those not cancelled yet) and all their splits, in
+ * one statement; returns the ids of the demands it cancelled. Params: cancelParams.
+ */
+export const CANCEL_DEMANDS_SQL: Record<CancelTarget, string> = {
+  demand: cancelDemandsSql('id = $2'),
+  booking: cancelDemandsSql(`booking_id = $2 AND status <> 'CANCELLED'`),
+};
+
+export interface CancelledDemandsRow {
+  ids: string[];
+}
+
+export const CANCEL_BOOKING_SQL = `UPDATE bookings SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
+              cancelled_by = $4
+        WHERE tenant_id = $1 AND id = $2`;
+
+/** Parameters of CANCEL_DEMANDS_SQL and CANCEL_BOOKING_SQL. */
+export const cancelParams = (p: {
+  tenantId: string;
+  id: string;
+  reason: string;
+  cancelledBy: string;
+}): unknown[] => [p.tenantId, p.id, p.reason, p.cancelledBy];

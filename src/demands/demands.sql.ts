@@ -1,0 +1,146 @@
+/** Every statement on `demands` and `demand_splits`, with its row types and parameter builders. */
+
+/** A demands row as selected by DEMAND_COLUMNS (money as numeric text). */
+export interface DemandRow {
+  id: string;
+  booking_id: string;
+  unit_id: string;
+  milestone_id: string | null;
+  demand_type: string;
+  demand_number: string;
+  total_amount: string;
+  received_amount: string;
+  due_date: string;
+  demand_date: string;
+  remarks: string;
+  status: string;
+  buyer_name: string;
+}
+
+export const DEMAND_COLUMNS = `id, booking_id, unit_id, milestone_id, demand_type, demand_number,
+  total_amount::text AS total_amount, received_amount::text AS received_amount,
+  due_date::text AS due_date, demand_date::text AS demand_date, remarks, status, buyer_name`;
+
+/** A demand_splits row as selected by DEMAND_SPLIT_COLUMNS. */
+export interface DemandSplitRow {
+  id: string;
+  demand_id: string;
+  payer_type: string;
+  payer_id: string;
+  demand_split_number: string;
+  amount: string;
+  paid_amount: string;
+  status: string;
+}
+
+export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
+  amount::text AS amount, paid_amount::text AS paid_amount, status`;
+
+/** What a new demand copies from its booking, and whether the booking is still active. */
+export interface BookingForDemandRow {
+  booking_number: string;
+  unit_id: string;
+  buyer_name: string;
+  status: string;
+}
+
+/**
+ * The booking a new demand is raised on. FOR SHARE: a booking being cancelled waits for this
+ * demand, or this waits and sees it cancelled.
+ */
+export const BOOKING_FOR_DEMAND_SQL = `SELECT booking_number, unit_id, buyer_name, status FROM bookings
+        WHERE tenant_id = $1 AND id = $2 FOR SHARE`;
+
+export const bookingForDemandParams = (p: { tenantId: string; bookingId: string }): unknown[] => [
+  p.tenantId,
+  p.bookingId,
+];
+
+export const INSERT_DEMAND_SQL = `INSERT INTO demands (tenant_id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
+                            demand_number, total_amount, received_amount, due_date, demand_date,
+                            remarks, status, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 0, $9, $10, $11, 'PENDING', $12)
+       RETURNING ${DEMAND_COLUMNS}`;
+
+export const insertDemandParams = (p: {
+  tenantId: string;
+  bookingId: string;
+  unitId: string;
+  buyerName: string;
+  milestoneId: string | null;
+  demandType: string;
+  demandNumber: string;
+  /** Numeric text, two decimals. */
+  totalAmount: string;
+  dueDate: string;
+  demandDate: string;
+  remarks: string;
+  createdBy: string;
+}): unknown[] => [
+  p.tenantId,
+  p.bookingId,
+  p.unitId,
+  p.buyerName,
+  p.milestoneId,
+  p.demandType,
+  p.demandNumber,
+  p.totalAmount,
+  p.dueDate,
+  p.demandDate,
+  p.remarks,
+  p.createdBy,
+];
+
+/** All splits of a new demand in one statement; WITH ORDINALITY keeps the order they were sent in. */
+export const INSERT_DEMAND_SPLITS_SQL = `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number,
+                                  amount, paid_amount, status)
+       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING'
+         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[]) WITH ORDINALITY
+              AS t(payer_type, payer_id, number, amount, ord)
+        ORDER BY t.ord
+       RETURNING ${DEMAND_SPLIT_COLUMNS}`;
+
+export const insertDemandSplitsParams = (p: {
+  tenantId: string;
+  demandId: string;
+  splits: {
+    payerType: string;
+    payerId: string;
+    demandSplitNumber: string;
+    /** Numeric text, two decimals. */
+    amount: string;
+  }[];
+}): unknown[] => [
+  p.tenantId,
+  p.demandId,
+  p.splits.map((s) => s.payerType),
+  p.splits.map((s) => s.payerId),
+  p.splits.map((s) => s.demandSplitNumber),
+  p.splits.map((s) => s.amount),
+];
+
+export const DEMAND_BY_ID_SQL = `SELECT ${DEMAND_COLUMNS} FROM demands WHERE tenant_id = $1 AND id = $2`;
+
+export const demandByIdParams = (p: { tenantId: string; id: string }): unknown[] => [
+  p.tenantId,
+  p.id,
+];
+
+/** The splits of one demand, in the order they were created (and numbered). */
+export const SPLITS_OF_DEMAND_SQL = `SELECT ${DEMAND_SPLIT_COLUMNS} FROM demand_splits WHERE tenant_id = $1 AND demand_id = $2
+        ORDER BY created_at, length(demand_split_number), demand_split_number, id`;
+
+export const splitsOfDemandParams = (p: { tenantId: string; demandId: string }): unknown[] => [
+  p.tenantId,
+  p.demandId,
+];
+
+/** The splits of the demands of a search page, each demand's in the order they were created. */
+export const SPLITS_OF_DEMANDS_SQL = `SELECT ${DEMAND_SPLIT_COLUMNS} FROM demand_splits
+              WHERE tenant_id = $1 AND demand_id = ANY($2::uuid[])
+              ORDER BY created_at, length(demand_split_number), demand_split_number, id`;
+
+export const splitsOfDemandsParams = (p: { tenantId: string; demandIds: string[] }): unknown[] => [
+  p.tenantId,
+  p.demandIds,
+];

@@ -1,0 +1,174 @@
+import { ApiProperty } from '@nestjs/swagger';
+import Decimal from 'decimal.js';
+import { Money, toMoney } from '@/common/money/money';
+import { MoneyView } from '@/common/money/money.view';
+import { TenantContext } from '@/common/tenant-context';
+import { DEMAND_STATUSES, DEMAND_TYPES, PAYER_TYPES } from '@/common/domain/enums';
+import type { DemandRow, DemandSplitRow } from '@/demands/demands.sql';
+
+export class DemandSplitMetaView {
+  @ApiProperty({
+    description: 'Demand split identifier.',
+    format: 'uuid',
+    example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+  })
+  id: string;
+  @ApiProperty({
+    description: 'The demand this split belongs to.',
+    format: 'uuid',
+    example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  })
+  demand: string;
+  @ApiProperty({ description: 'Who pays this part.', enum: PAYER_TYPES, example: 'BUYER' })
+  payerType: string;
+  @ApiProperty({
+    description: 'Identifier of the payer (buyer, co-buyer, bank...) in the client system.',
+    format: 'uuid',
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
+  payerId: string;
+  @ApiProperty({
+    description: 'Human-readable number from the tenant configuration.',
+    example: 'DSP/26-27/00012',
+  })
+  demandSplitNumber: string;
+  @ApiProperty({ description: 'Amount this payer owes.', type: MoneyView }) amount: MoneyView;
+  @ApiProperty({ description: 'Sum of the active receipts against this split.', type: MoneyView })
+  paidAmount: MoneyView;
+  @ApiProperty({ description: 'amount - paidAmount.', type: MoneyView }) pendingAmount: MoneyView;
+  @ApiProperty({
+    description: 'PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.',
+    enum: DEMAND_STATUSES,
+    example: 'PAID',
+  })
+  status: string;
+}
+
+export class DemandMetaView {
+  @ApiProperty({
+    description: 'Demand identifier.',
+    format: 'uuid',
+    example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  })
+  id: string;
+  @ApiProperty({
+    description: 'The booking the demand is raised against.',
+    format: 'uuid',
+    example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
+  booking: string;
+  @ApiProperty({
+    description: 'The booked unit (from the booking).',
+    format: 'uuid',
+    example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+  })
+  unit: string;
+  @ApiProperty({
+    description: 'Construction milestone for MILESTONE demands; null for MANUAL ones.',
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: null,
+  })
+  milestone: string | null;
+  @ApiProperty({ description: 'MANUAL or MILESTONE.', enum: DEMAND_TYPES, example: 'MANUAL' })
+  demandType: string;
+  @ApiProperty({
+    description: 'Human-readable number from the tenant configuration.',
+    example: 'DMD/26-27/00007',
+  })
+  demandNumber: string;
+  @ApiProperty({ description: 'Total demanded; equals the sum of the splits.', type: MoneyView })
+  totalAmount: MoneyView;
+  @ApiProperty({
+    description: 'Date payment is due (YYYY-MM-DD).',
+    format: 'date',
+    example: '2026-12-15',
+  })
+  dueDate: string;
+  @ApiProperty({
+    description: 'Free text printed on the demand letter.',
+    example: 'Plinth completion, tower B',
+  })
+  remarks: string;
+  @ApiProperty({
+    description: 'PENDING, PARTIALLY_PAID, PAID (derived from the receipts), or CANCELLED.',
+    enum: DEMAND_STATUSES,
+    example: 'PAID',
+  })
+  status: string;
+  @ApiProperty({ description: 'Sum of the active receipts against the splits.', type: MoneyView })
+  receivedAmount: MoneyView;
+  @ApiProperty({ description: 'totalAmount - receivedAmount.', type: MoneyView })
+  pendingAmount: MoneyView;
+  @ApiProperty({ description: 'Name of the buyer (from the booking).', example: 'Ananya Iyer' })
+  buyerName: string;
+}
+
+/** A demand as returned by POST /demands and GET /demands/{id}: DemandMeta plus its date and splits. */
+export class DemandView extends DemandMetaView {
+  @ApiProperty({
+    description:
+      "Date of the demand (YYYY-MM-DD, tenant's calendar); dates its number and its splits' numbers.",
+    format: 'date',
+    example: '2026-11-22',
+  })
+  demandDate: string;
+
+  @ApiProperty({
+    type: [DemandSplitMetaView],
+    description: 'One split per payer, in the order they were sent.',
+  })
+  splits: DemandSplitMetaView[];
+}
+
+export type MoneyOf = (amount: string | Decimal) => Money;
+
+export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): DemandSplitMetaView {
+  return {
+    id: row.id,
+    demand: row.demand_id,
+    payerType: row.payer_type,
+    payerId: row.payer_id,
+    demandSplitNumber: row.demand_split_number,
+    amount: money(row.amount),
+    paidAmount: money(row.paid_amount),
+    pendingAmount: money(new Decimal(row.amount).minus(row.paid_amount)),
+    status: row.status,
+  };
+}
+
+/** The DemandMeta summary (also embedded in every receipt). */
+export function toDemandMetaView(
+  row: Omit<DemandRow, 'demand_date'>,
+  money: MoneyOf,
+): DemandMetaView {
+  return {
+    id: row.id,
+    booking: row.booking_id,
+    unit: row.unit_id,
+    milestone: row.milestone_id,
+    demandType: row.demand_type,
+    demandNumber: row.demand_number,
+    totalAmount: money(row.total_amount),
+    dueDate: row.due_date,
+    remarks: row.remarks,
+    status: row.status,
+    receivedAmount: money(row.received_amount),
+    pendingAmount: money(new Decimal(row.total_amount).minus(row.received_amount)),
+    buyerName: row.buyer_name,
+  };
+}
+
+export function toDemandView(
+  row: DemandRow,
+  splits: DemandSplitRow[],
+  tenant: TenantContext,
+): DemandView {
+  const money: MoneyOf = (v) => toMoney(v, tenant.currency, tenant.locale);
+  return {
+    ...toDemandMetaView(row, money),
+    demandDate: row.demand_date,
+    splits: splits.map((s) => toDemandSplitMetaView(s, money)),
+  };
+}

@@ -1,0 +1,65 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import { AppError, FieldError } from '@/common/app-error';
+
+/** A feed's page size: its default and its maximum. */
+export interface CursorLimits {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/**
+ * `after` (a sequence or id, default 0) and `limit` of a cursor-paged feed (GET /events, GET
+ * /webhooks/{id}/deliveries). Bad values are added to `errors` naming the parameter; the caller
+ * adds its own parameters' errors and then calls `refuseInvalidQuery`.
+ */
+export function parseCursorQuery(
+  query: { after?: unknown; limit?: unknown },
+  limits: CursorLimits,
+  errors: FieldError[],
+): { after: number; limit: number } {
+  const integer = (name: string, raw: unknown, fallback: number, min: number, max: number) => {
+    if (raw === undefined) return fallback;
+    if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || +raw < min || +raw > max) {
+      errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
+      return fallback;
+    }
+    return Number(raw);
+  };
+  return {
+    after: integer('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER),
+    limit: integer('limit', query.limit, limits.defaultLimit, 1, limits.maxLimit),
+  };
+}
+
+/** 400 VALIDATION_FAILED naming every bad query parameter, if any. */
+export function refuseInvalidQuery(errors: FieldError[]): void {
+  if (errors.length === 0) return;
+  throw AppError.validation(
+    errors,
+    `The query is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
+  );
+}
+
+/** The Swagger description of `after` and `limit` (decorators apply last first: limit, then after). */
+export const ApiCursorQuery = (afterDescription: string, limits: CursorLimits) =>
+  applyDecorators(
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      description: 'Page size.',
+      schema: {
+        type: 'integer',
+        minimum: 1,
+        maximum: limits.maxLimit,
+        default: limits.defaultLimit,
+        example: limits.defaultLimit,
+      },
+    }),
+    ApiQuery({
+      name: 'after',
+      required: false,
+      description: afterDescription,
+      schema: { type: 'integer', minimum: 0, default: 0, example: 0 },
+    }),
+  );

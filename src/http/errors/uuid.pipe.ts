@@ -1,0 +1,19 @@
+import { ParseUUIDPipe, PipeTransform } from '@nestjs/common';
+import { AppError } from '@/common/app-error';
+
+/**
+ * A path id that is not a UUID is a 400 naming the parameter. Valid ids are lower-cased, the
+ * form PostgreSQL returns, so an id sent in upper case finds the same record.
+ */
+export const uuidPipe = (name: string): PipeTransform<string, Promise<string>> => {
+  const parse = new ParseUUIDPipe({
+    exceptionFactory: () =>
+      AppError.validation(
+        [{ field: name, message: `${name} must be a UUID` }],
+        `${name} must be a UUID.`,
+      ),
+  });
+  return {
+    transform: async (value, metadata) => (await parse.transform(value, metadata)).toLowerCase(),
+  };
+};

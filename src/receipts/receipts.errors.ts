@@ -1,0 +1,83 @@
+import { defineProblem } from '@/common/app-error';
+import { SUMMARY_GROUPS } from './summary/receipt-summary.sql';
+
+export const RECEIPT_NOT_FOUND = defineProblem({
+  status: 404,
+  code: 'RECEIPT_NOT_FOUND',
+  detail: (id: string) => `Receipt ${id} was not found.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b'],
+});
+
+/** Thrown with the field error `amount: must be greater than 0`. */
+export const RECEIPT_AMOUNT_NOT_POSITIVE = defineProblem({
+  status: 422,
+  code: 'RECEIPT_AMOUNT_NOT_POSITIVE',
+  detail: (amount: string) => `A receipt amount must be greater than 0; got ${amount}.`,
+  example: ['0.00'],
+});
+
+export const DEMAND_SPLIT_NOT_FOUND = defineProblem({
+  status: 404,
+  code: 'DEMAND_SPLIT_NOT_FOUND',
+  detail: (splitId: string) => `Demand split ${splitId} was not found.`,
+  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
+});
+
+export const DEMAND_CANCELLED = defineProblem({
+  status: 409,
+  code: 'DEMAND_CANCELLED',
+  detail: (splitId: string, demandId: string) =>
+    `Demand split ${splitId} belongs to demand ${demandId}, which is cancelled; it takes no receipts.`,
+  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
+});
+
+export const DEMAND_SPLIT_CANCELLED = defineProblem({
+  status: 409,
+  code: 'DEMAND_SPLIT_CANCELLED',
+  detail: (splitId: string) => `Demand split ${splitId} is cancelled; it takes no receipts.`,
+  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
+});
+
+/** Thrown with a field error on `amount`; concurrent receipts never overpay a split. */
+export const RECEIPT_EXCEEDS_PENDING = defineProblem({
+  status: 422,
+  code: 'RECEIPT_EXCEEDS_PENDING',
+  detail: (amount: string, pending: string, splitId: string) =>
+    `The amount ${amount} exceeds the pending amount ${pending} of demand split ${splitId}.`,
+  example: ['200000.00', '150000.50', '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
+});
+
+/** Cancelled, or bounced: only an ACTIVE receipt leaves ACTIVE. */
+export const RECEIPT_NOT_ACTIVE = defineProblem({
+  status: 409,
+  code: 'RECEIPT_NOT_ACTIVE',
+  detail: (id: string, status: string) =>
+    `Receipt ${id} is ${status}; only an ACTIVE receipt can be cancelled or bounce.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', 'CANCELLED'],
+});
+
+/** Only paper instruments (BOUNCEABLE_MODES) can bounce. */
+export const RECEIPT_NOT_BOUNCEABLE = defineProblem({
+  status: 409,
+  code: 'RECEIPT_NOT_BOUNCEABLE',
+  detail: (id: string, paymentMode: string) =>
+    `Receipt ${id} was paid by ${paymentMode}; only CHEQUE and DEMAND_DRAFT receipts can bounce.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', 'NEFT'],
+});
+
+/** Thrown with a field error on `bouncedOn`. */
+export const BOUNCE_BEFORE_RECEIPT = defineProblem({
+  status: 422,
+  code: 'BOUNCE_BEFORE_RECEIPT',
+  detail: (id: string, receivedDate: string, bouncedOn: string) =>
+    `Receipt ${id} was received on ${receivedDate}; it cannot bounce on ${bouncedOn}.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', '2026-11-22', '2026-11-20'],
+});
+
+/** POST /receipts/summary: a groupBy outside SUMMARY_GROUPS (field error on `groupBy`). */
+export const SUMMARY_GROUP_BY_INVALID = defineProblem({
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  detail: () => `groupBy must be one of ${SUMMARY_GROUPS.join(', ')}.`,
+  example: [],
+});

@@ -1,0 +1,191 @@
+/**
+ * Compiles a parsed receipt search (src/search/search-request.ts) into parameterised PostgreSQL:
+ *
+ * - `idsSql` selects one page of receipt ids (the caller loads the full rows for those ids:
+ *   a deferred join, so sorting and paging run on `receipts` and its indexes only);
+ * - `countSql` counts the matching receipts with the same conditions, without any join.
+ *
+ * Every user value is a bind parameter; SQL text is built only from catalogue column names,
+ * fixed aliases and operator keywords. Filters on receipt columns apply directly to `r`; all
+ * demand-split filters share ONE correlated EXISTS on `demand_splits s`, and all demand filters
+ * ONE EXISTS on `demands d`. `keyword` searches receipt number, transaction ref, demand number
+ * and buyer name (through the trigram indexes when it can; see compileSearch).
+ *
+ * NULL semantics: columns are NOT NULL except where the catalogue says `nullable` (only
+ * `demandMeta.milestone`). On nullable columns the negative operators also match NULL, i.e.
+ * NOT_EQUALS uses `IS DISTINCT FROM` and NOT_IN / NOT_CONTAINS add `col IS NULL OR ...`, so
+ * "milestone is not X" includes demands without a milestone.
+ */
+import {
+  compileConditions,
+  compileOrderBy,
+  escapeLike,
+  KEYWORD_SLOT,
+  Params,
+  SearchSqlShape,
+} from '@/search/search-conditions';
+import { ParsedSearchRequest } from '@/search/search-request';
+import { SORT_COLUMNS } from './search-fields';
+
+export interface CompiledSearch {
+  /** `SELECT r.id FROM receipts r WHERE ... ORDER BY ... LIMIT $n OFFSET $n+1`. */
+  readonly idsSql: string;
+  /** Bind values for idsSql: `countParams` followed by limit and offset. */
+  readonly idsParams: unknown[];
+  /** `SELECT count(*)::bigint AS total FROM receipts r WHERE ...` (total comes back as a string). */
+  readonly countSql: string;
+  /** Bind values for countSql: tenant id ($1), then the filter values. */
+  readonly countParams: unknown[];
+  /**
+   * countSql restricted to receipts inserted after a tenant write version bound as
+   * `versionParam` (e.g. `$5`): what a cached count gained since (exact-counts.ts).
+   */
+  countInsertedAfter(versionParam: string): string;
+  /**
+   * Every matching receipt, unordered and unpaged: `SELECT <columns> FROM receipts r WHERE ...`
+   * (the keyword form is a `WITH ... UNION ALL` of its two branches, of which one is empty).
+   * Binds countParams. `columns` may reference only `r`; the statement can be wrapped as a
+   * subquery (summaries group it, exports order and stream it).
+   */
+  matchSql(columns: string): string;
+  /** The ORDER BY list of the request's sort over `r` (ends with the id tie-break). */
+  readonly orderBy: string;
+}
+
+/** The form of `keyword CONTAINS` that scans: short keywords, and past the caps (see compileSearch). */
+function keywordScanCondition(k: string): string {
+  return (
+    `(r.receipt_number ILIKE ${k} OR r.transaction_ref ILIKE ${k} OR EXISTS (` +
+    `SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id AND dk.id = r.demand_id ` +
+    `AND (dk.demand_number ILIKE ${k} OR dk.buyer_name ILIKE ${k})))`
+  );
+}
+
+/**
+ * pg_trgm takes trigrams only from runs of word characters; without a run of three (ASCII, so
+ * under any database locale) the trigram indexes cannot narrow anything and the scan is cheaper.
+ */
+export function keywordUsesIndex(value: string): boolean {
+  return /[A-Za-z0-9]{3}/.test(value);
+}
+
+/**
+ * Above this many matching demands (each fans out to its receipts) or receipts matched by number
+ * or reference, probing the id lists costs more than scanning the tenant, so the scanning branch
+ * runs instead (decided at run time; see compileSearch).
+ */
+export const KEYWORD_DEMAND_CAP = 10_000;
+export const KEYWORD_RECEIPT_CAP = 20_000;
+
+/** Receipts in the shared engine: `receipts r`, its split `s` and demand `d` as EXISTS. */
+const RECEIPT_SQL: SearchSqlShape = {
+  alias: 'r',
+  rootSource: 'receipt',
+  joins: {
+    split: {
+      alias: 's',
+      from: 'demand_splits s WHERE s.tenant_id = r.tenant_id AND s.id = r.demand_split_id',
+    },
+    demand: {
+      alias: 'd',
+      from: 'demands d WHERE d.tenant_id = r.tenant_id AND d.id = r.demand_id',
+    },
+  },
+  sortColumns: SORT_COLUMNS,
+  keywordScan: keywordScanCondition,
+};
+
+/**
+ * Compiles a parsed request for one tenant. The tenant id is bound as `$1`; filter values
+ * follow in the order they appear in the SQL text; idsSql ends with `LIMIT $n OFFSET $n+1`.
+ *
+ * `keyword CONTAINS` (the first one with a trigram; see keywordUsesIndex) goes through the
+ * trigram indexes. Under row-level security PostgreSQL never uses an index for `ILIKE` (a
+ * non-leakproof operator may not run before the policy), so the lookups are two SECURITY
+ * DEFINER functions (migrations/1764300000000-KeywordSearch.ts) that return the tenant's matching
+ * demand ids and receipt ids (each up to its cap + 1), computed once in the `kw` CTE. Two
+ * branches follow, of which a one-time filter on the list sizes runs exactly one: the indexed
+ * one (`demand_id = ANY(...) OR id = ANY(...)`: a BitmapOr) when both lists are within the cap,
+ * otherwise the scanning one (the ILIKE form). Page and count share this shape.
+ */
+export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): CompiledSearch {
+  if (typeof tenantId !== 'string' || tenantId.length === 0) {
+    throw new Error('search-sql: a tenant id is required');
+  }
+  const p = new Params();
+  p.add(tenantId);
+  const indexed = parsed.filters.find(
+    (f) => f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
+  );
+  const orderBy = compileOrderBy(RECEIPT_SQL, parsed.sort);
+
+  if (indexed === undefined || indexed.operator !== 'CONTAINS') {
+    const where = compileConditions(RECEIPT_SQL, parsed.filters, p);
+    const countParams = [...p.values];
+    const limit = p.add(parsed.size);
+    const offset = p.add(parsed.page * parsed.size);
+    const countSql = `SELECT count(*)::bigint AS total FROM receipts r WHERE ${where}`;
+    return {
+      idsSql:
+        `SELECT r.id FROM receipts r WHERE ${where} ` +
+        `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+      idsParams: [...p.values],
+      countSql,
+      countParams,
+      countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
+      matchSql: (columns) => `SELECT ${columns} FROM receipts r WHERE ${where}`,
+      orderBy,
+    };
+  }
+
+  const k = p.add(`%${escapeLike(indexed.value)}%`);
+  const cte =
+    `WITH kw AS MATERIALIZED (SELECT ` +
+    `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${KEYWORD_DEMAND_CAP + 1})) AS demand_ids, ` +
+    `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`;
+  const withinCap =
+    `(SELECT cardinality(demand_ids) <= ${KEYWORD_DEMAND_CAP} ` +
+    `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
+  const where = compileConditions(RECEIPT_SQL, parsed.filters, p, indexed);
+  const indexedWhere =
+    where.replace(
+      KEYWORD_SLOT,
+      `(r.demand_id = ANY ((SELECT demand_ids FROM kw)::uuid[]) ` +
+        `OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))`,
+    ) + ` AND ${withinCap}`;
+  const scanOnlyWhere = where.replace(KEYWORD_SLOT, keywordScanCondition(k));
+  const scanWhere = `${scanOnlyWhere} AND NOT ${withinCap}`;
+  const countParams = [...p.values];
+  const limit = p.add(parsed.size);
+  const offset = p.add(parsed.page * parsed.size);
+  const columns = [
+    ...new Set(['id', ...parsed.sort.map((key) => RECEIPT_SQL.sortColumns[key.field])]),
+  ]
+    .map((c) => `r.${c}`)
+    .join(', ');
+  const countWhere = (extra: string) =>
+    `${cte} SELECT count(*)::bigint AS total FROM (` +
+    `SELECT 1 FROM receipts r WHERE ${indexedWhere}${extra} ` +
+    `UNION ALL SELECT 1 FROM receipts r WHERE ${scanWhere}${extra}) r`;
+  // Each branch sorted and cut on its own, so the scanning one can walk a sort index and stop.
+  const top = `ORDER BY ${orderBy} LIMIT (${limit}::bigint + ${offset}::bigint)`;
+  return {
+    idsSql:
+      `${cte} SELECT r.id FROM (` +
+      `(SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ${top}) UNION ALL ` +
+      `(SELECT ${columns} FROM receipts r WHERE ${scanWhere} ${top})) r ` +
+      `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    idsParams: [...p.values],
+    countSql: countWhere(''),
+    countParams,
+    // The few receipts inserted since a cached count are checked directly (by the
+    // (tenant_id, inserted_version) index), without running the trigram lookups again.
+    countInsertedAfter: (versionParam) =>
+      `SELECT count(*)::bigint AS total FROM receipts r ` +
+      `WHERE ${scanOnlyWhere} AND r.inserted_version > ${versionParam}`,
+    matchSql: (columns) =>
+      `${cte} SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ` +
+      `UNION ALL SELECT ${columns} FROM receipts r WHERE ${scanWhere}`,
+    orderBy,
+  };
+}
