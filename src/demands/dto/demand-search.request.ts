@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SearchFilterBaseDto } from '@/search/search-filter.dto';
+import { SearchFilterBaseDto } from '@/search/search-filter.request';
 
 /** One element of the POST /demands/search body. */
 export class DemandSearchFilterDto extends SearchFilterBaseDto {

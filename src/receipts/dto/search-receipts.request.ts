@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SearchFilterBaseDto } from '@/search/search-filter.dto';
+import { SearchFilterBaseDto } from '@/search/search-filter.request';
 
 /** One element of the search body (documentation only: the body is parsed by search-request). */
 export class SearchFilterDto extends SearchFilterBaseDto {
