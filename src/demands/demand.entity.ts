@@ -22,7 +22,7 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @ForeignKey(() => Booking, ['tenantId', 'bookingId'], ['tenantId', 'id'], {
   name: 'demands_tenant_id_booking_id_fkey',
 })
-@Check('demands_demand_type_check', `demand_type IN ('MANUAL', 'MILESTONE')`)
+@Check('demands_demand_type_check', `demand_type IN ('MANUAL', 'MILESTONE', 'INTEREST')`)
 @Check('demands_total_amount_check', `total_amount > 0`)
 @Check('demands_status_check', `status IN ('PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED')`)
 @Check('demands_check', `received_amount >= 0 AND received_amount <= total_amount`)

@@ -6,6 +6,7 @@
  */
 import type PDFDocumentClass from 'pdfkit';
 import { readFileSync } from 'node:fs';
+import type { PaymentMode } from '@/common/domain/enums';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
 
@@ -56,6 +57,7 @@ export interface ReceiptDocumentInput {
   issuedAt: Date;
 }
 
+/** Every mode, as printed (typed by PaymentMode: a new mode must be given its wording here). */
 const PAYMENT_MODES: Readonly<Record<string, string>> = {
   CASH: 'Cash',
   CHEQUE: 'Cheque',
@@ -67,7 +69,8 @@ const PAYMENT_MODES: Readonly<Record<string, string>> = {
   CARD: 'Card',
   ONLINE: 'Online',
   OTHER: 'Other',
-};
+  TDS: 'TDS deducted u/s 194-IA',
+} satisfies Record<PaymentMode, string>;
 
 /** Who paid, as a buyer reads it: the buyer, or the bank or co-buyer paying on their behalf. */
 export function payerLine(receipt: ReceiptView): string {
@@ -170,7 +173,10 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
     ['Unit', receipt.demandMeta.unit],
     ['Demand', `${receipt.demandMeta.demandNumber} (${receipt.demandMeta.demandType})`],
     ['Payment mode', PAYMENT_MODES[receipt.paymentMode] ?? receipt.paymentMode],
-    ['Transaction reference', receipt.transactionRef === '' ? '—' : receipt.transactionRef],
+    [
+      receipt.paymentMode === 'TDS' ? '26QB acknowledgement' : 'Transaction reference',
+      receipt.transactionRef === '' ? '—' : receipt.transactionRef,
+    ],
     ['Amount', amount],
     [
       'Amount in words',

@@ -35,7 +35,7 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Check(
   'receipts_payment_mode_check',
   `payment_mode IN
-    ('CASH', 'CHEQUE', 'DEMAND_DRAFT', 'NEFT', 'RTGS', 'IMPS', 'UPI', 'CARD', 'ONLINE', 'OTHER')`,
+    ('CASH', 'CHEQUE', 'DEMAND_DRAFT', 'NEFT', 'RTGS', 'IMPS', 'UPI', 'CARD', 'ONLINE', 'OTHER', 'TDS')`,
 )
 @Check('receipts_status_check', `status IN ('ACTIVE', 'CANCELLED', 'BOUNCED')`)
 @Index('receipts_amount_idx', ['tenantId', 'amount', 'id'])

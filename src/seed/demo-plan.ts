@@ -632,7 +632,9 @@ export function* planDemoChunks(
         mode === 'CASH'
           ? ''
           : flat(
-              `${mode === 'CHEQUE' ? 'CHQ' : 'UTR'}${Math.floor(random() * 1e12)
+              `${mode === 'CHEQUE' ? 'CHQ' : mode === 'TDS' ? '26QB' : 'UTR'}${Math.floor(
+                random() * 1e12,
+              )
                 .toString()
                 .padStart(12, '0')}`,
             ),

@@ -1086,11 +1086,11 @@ export interface components {
              */
             milestone?: string | null;
             /**
-             * @description MILESTONE (raised on a construction milestone) or MANUAL.
+             * @description MILESTONE (raised on a construction milestone), MANUAL, or INTEREST (interest on late payment).
              * @example MILESTONE
              * @enum {string}
              */
-            demandType: "MANUAL" | "MILESTONE";
+            demandType: "MANUAL" | "MILESTONE" | "INTEREST";
             /**
              * @description Amount demanded: a number > 0 with at most two decimals (at most 9999999999999.99); the splits must add up to it exactly.
              * @example 250000
@@ -1202,16 +1202,16 @@ export interface components {
             unit: string;
             /**
              * Format: uuid
-             * @description Construction milestone for MILESTONE demands; null for MANUAL ones.
+             * @description Construction milestone for MILESTONE demands; null for MANUAL and INTEREST ones.
              * @example null
              */
             milestone: string | null;
             /**
-             * @description MANUAL or MILESTONE.
+             * @description MANUAL, MILESTONE or INTEREST (interest on late payment).
              * @example MANUAL
              * @enum {string}
              */
-            demandType: "MANUAL" | "MILESTONE";
+            demandType: "MANUAL" | "MILESTONE" | "INTEREST";
             /**
              * @description Human-readable number from the tenant configuration.
              * @example DMD/26-27/00007
@@ -1333,13 +1333,13 @@ export interface components {
              */
             amount: number;
             /**
-             * @description How it was paid.
+             * @description How it was paid. TDS is the 1 % tax the buyer deducted and deposited (Form 26QB, section 194-IA): it counts like any payment but cannot bounce.
              * @example NEFT
              * @enum {string}
              */
-            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER";
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER" | "TDS";
             /**
-             * @description Bank / UPI reference, cheque number...; may be an empty string; at most 100 characters.
+             * @description Bank / UPI reference, cheque number...; may be an empty string, except for TDS where it is the Form 26QB acknowledgement number (required, else 400); at most 100 characters.
              * @example UTR20261122001234
              */
             transactionRef: string;
@@ -1371,16 +1371,16 @@ export interface components {
             unit: string;
             /**
              * Format: uuid
-             * @description Construction milestone for MILESTONE demands; null for MANUAL ones.
+             * @description Construction milestone for MILESTONE demands; null for MANUAL and INTEREST ones.
              * @example null
              */
             milestone: string | null;
             /**
-             * @description MANUAL or MILESTONE.
+             * @description MANUAL, MILESTONE or INTEREST (interest on late payment).
              * @example MANUAL
              * @enum {string}
              */
-            demandType: "MANUAL" | "MILESTONE";
+            demandType: "MANUAL" | "MILESTONE" | "INTEREST";
             /**
              * @description Human-readable number from the tenant configuration.
              * @example DMD/26-27/00007
@@ -1458,7 +1458,7 @@ export interface components {
              * @example CASH
              * @enum {string}
              */
-            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER";
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER" | "TDS";
             /**
              * @description May be an empty string.
              * @example UTR20261122001234
@@ -1656,7 +1656,7 @@ export interface components {
              * @example CASH
              * @enum {string}
              */
-            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER";
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER" | "TDS";
             /**
              * @description May be an empty string.
              * @example UTR20261122001234

@@ -13,6 +13,7 @@ export const PAYMENT_MODES = [
   'CARD',
   'ONLINE',
   'OTHER',
+  'TDS',
 ] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
@@ -22,5 +23,5 @@ export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 export const DEMAND_STATUSES = ['PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED'] as const;
 export type DemandStatus = (typeof DEMAND_STATUSES)[number];
 
-export const DEMAND_TYPES = ['MANUAL', 'MILESTONE'] as const;
+export const DEMAND_TYPES = ['MANUAL', 'MILESTONE', 'INTEREST'] as const;
 export type DemandType = (typeof DEMAND_TYPES)[number];

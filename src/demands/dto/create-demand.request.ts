@@ -67,7 +67,8 @@ export class CreateDemandRequest {
   milestone?: string | null;
 
   @ApiProperty({
-    description: 'MILESTONE (raised on a construction milestone) or MANUAL.',
+    description:
+      'MILESTONE (raised on a construction milestone), MANUAL, or INTEREST (interest on late payment).',
     enum: DEMAND_TYPES,
     example: 'MILESTONE',
   })

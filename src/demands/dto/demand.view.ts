@@ -64,14 +64,18 @@ export class DemandMetaView {
   })
   unit: string;
   @ApiProperty({
-    description: 'Construction milestone for MILESTONE demands; null for MANUAL ones.',
+    description: 'Construction milestone for MILESTONE demands; null for MANUAL and INTEREST ones.',
     format: 'uuid',
     nullable: true,
     type: String,
     example: null,
   })
   milestone: string | null;
-  @ApiProperty({ description: 'MANUAL or MILESTONE.', enum: DEMAND_TYPES, example: 'MANUAL' })
+  @ApiProperty({
+    description: 'MANUAL, MILESTONE or INTEREST (interest on late payment).',
+    enum: DEMAND_TYPES,
+    example: 'MANUAL',
+  })
   demandType: string;
   @ApiProperty({
     description: 'Human-readable number from the tenant configuration.',

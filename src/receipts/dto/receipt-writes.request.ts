@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  registerDecorator,
+  ValidationArguments,
+} from 'class-validator';
 import { PAYMENT_MODES, PaymentMode } from '@/common/domain/enums';
 import {
   IsLocalDate,
@@ -7,6 +15,28 @@ import {
   IsNotBlank,
   MAX_MONEY_AMOUNT,
 } from '@/common/field-validators';
+
+/**
+ * A TDS receipt's transactionRef is the Form 26QB acknowledgement number: required, not blank.
+ * Other modes may leave it empty (cash has no reference).
+ */
+function IsRefRequiredForTds() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isRefRequiredForTds',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) =>
+          // A value that is not a string is already refused by @IsString.
+          (args.object as Partial<RecordReceiptRequest>).paymentMode !== 'TDS' ||
+          typeof value !== 'string' ||
+          value.trim().length > 0,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} is required for a TDS receipt (the Form 26QB acknowledgement number)`,
+      },
+    });
+}
 
 export class RecordReceiptRequest {
   @ApiProperty({
@@ -27,18 +57,24 @@ export class RecordReceiptRequest {
   @IsMoneyAmount({ requirePositive: false })
   amount: number;
 
-  @ApiProperty({ description: 'How it was paid.', enum: PAYMENT_MODES, example: 'NEFT' })
+  @ApiProperty({
+    description:
+      'How it was paid. TDS is the 1 % tax the buyer deducted and deposited (Form 26QB, section 194-IA): it counts like any payment but cannot bounce.',
+    enum: PAYMENT_MODES,
+    example: 'NEFT',
+  })
   @IsIn(PAYMENT_MODES)
   paymentMode: PaymentMode;
 
   @ApiProperty({
     description:
-      'Bank / UPI reference, cheque number...; may be an empty string; at most 100 characters.',
+      'Bank / UPI reference, cheque number...; may be an empty string, except for TDS where it is the Form 26QB acknowledgement number (required, else 400); at most 100 characters.',
     example: 'UTR20261122001234',
     maxLength: 100,
   })
   @IsString()
   @MaxLength(100)
+  @IsRefRequiredForTds()
   transactionRef: string;
 
   @ApiProperty({
@@ -114,6 +150,16 @@ export const RECORD_RECEIPT_EXAMPLES = {
       amount: 1500.5,
       paymentMode: 'CASH',
       transactionRef: '',
+      receivedDate: '2026-11-22',
+    },
+  },
+  tds: {
+    summary: 'TDS deducted by the buyer (Form 26QB)',
+    value: {
+      demandSplit: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+      amount: 5000,
+      paymentMode: 'TDS',
+      transactionRef: 'AB1234567',
       receivedDate: '2026-11-22',
     },
   },

@@ -83,8 +83,9 @@ describe('search field catalogue', () => {
       'OTHER',
     ]);
     expect(findSearchField('status')?.enumValues).toEqual(['ACTIVE', 'CANCELLED', 'BOUNCED']);
-    expect(findSearchField('demandType')?.enumValues).toEqual(['MANUAL', 'MILESTONE']);
-    expect(findSearchField('paymentMode')?.enumValues).toHaveLength(10);
+    expect(findSearchField('demandType')?.enumValues).toEqual(['MANUAL', 'MILESTONE', 'INTEREST']);
+    expect(findSearchField('paymentMode')?.enumValues).toHaveLength(11);
+    expect(findSearchField('paymentMode')?.enumValues).toContain('TDS');
     for (const f of SEARCH_FIELDS) {
       if (f.type === 'enum') expect(f.enumValues?.length).toBeGreaterThan(0);
       else expect(f.enumValues).toBeUndefined();
