@@ -372,6 +372,25 @@ describe('POST /bookings/{id}/payments', () => {
     });
   });
 
+  it('writes one receipt.recorded event per receipt, none on a refusal', async () => {
+    const key = (await t.createTenant()).key;
+    const d = await dues(key);
+    const events = async () => {
+      const res = await request(t.server).get('/events?after=0&limit=100').set(as(key));
+      expect(res.status).toBe(200);
+      return res.body.events as { type: string; data: { id: string } }[];
+    };
+    const before = (await events()).length;
+    const res = await pay(d.booking, body(d.payer, 300.3), key);
+    expect(res.status).toBe(201);
+    const refused = await pay(d.booking, body(d.payer, 1000), key);
+    expect(refused.status).toBe(422);
+    const after = (await events()).slice(before);
+    expect(after.map((e) => [e.type, e.data.id])).toEqual(
+      (res.body.receipts as Receipt[]).map((r) => ['receipt.recorded', r.id]),
+    );
+  });
+
   it('replays an Idempotency-Key: the same receipts, none created', async () => {
     const d = await dues();
     const key = randomUUID();
