@@ -27,6 +27,7 @@ import { HealthModule } from '@/health/health.module';
 import { HousekeepingModule } from '@/housekeeping/housekeeping.module';
 import { NumberingModule } from '@/numbering/numbering.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
+import { PaymentsModule } from '@/payments/payments.module';
 import { CancellationsModule } from '@/cancellations/cancellations.module';
 import { ExportsModule } from '@/exports/exports.module';
 import { DocumentsModule } from '@/documents/documents.module';
@@ -91,6 +92,7 @@ export class AppModule {
         BookingsModule,
         DemandsModule,
         ReceiptsModule,
+        PaymentsModule,
         CancellationsModule,
         ExportsModule,
         DocumentsModule,

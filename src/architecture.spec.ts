@@ -20,6 +20,7 @@ const ROOMS = [
   'housekeeping',
   'http',
   'numbering',
+  'payments',
   'platform',
   'receipts',
   'search',

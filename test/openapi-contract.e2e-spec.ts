@@ -221,6 +221,28 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('POST /bookings/{id}/cancel', cancelBooking(tenant))).status).toBe(409);
   });
 
+  it('one payment over many dues: 201, 400, 404, 422', async () => {
+    const payerId = randomUUID();
+    const demand = await createDemand(t, tenant, { splits: [split(500.5, 'BUYER', payerId)] });
+    const payment = (key: string, booking: string, body: object) =>
+      http().post(`/bookings/${booking}/payments`).set(as(key)).send(body);
+    const body = (amount: number, allocation: unknown = 'OLDEST_DUE_FIRST') => ({
+      payerId,
+      amount,
+      paymentMode: 'NEFT',
+      transactionRef: 'UTR1',
+      receivedDate: '2026-11-22',
+      allocation,
+    });
+    const op = 'POST /bookings/{id}/payments';
+    expect((await call(op, payment(tenant, demand.booking, body(100)))).status).toBe(201);
+    const listed = body(0.5, [{ demandSplit: demand.splits[0].id, amount: 0.5 }]);
+    expect((await call(op, payment(tenant, demand.booking, listed))).status).toBe(201);
+    expect((await call(op, payment(tenant, demand.booking, body(401)))).status).toBe(422);
+    expect((await call(op, payment(tenant, demand.booking, body(1, 'x')))).status).toBe(400);
+    expect((await call(op, payment(other, demand.booking, body(1)))).status).toBe(404);
+  });
+
   it('demand and booking search: 200 and 400', async () => {
     for (const resource of ['demands', 'bookings']) {
       const operation = `POST /${resource}/search`;

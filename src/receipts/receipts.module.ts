@@ -8,6 +8,6 @@ import { ReceiptsService } from './receipts.service';
   imports: [DemandsModule],
   controllers: [ReceiptsController],
   providers: [ReceiptsService, ReceiptWritesService],
-  exports: [ReceiptsService],
+  exports: [ReceiptsService, ReceiptWritesService],
 })
 export class ReceiptsModule {}

@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bookings/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record one payment over many dues of a booking.
+         * @description A buyer pays one cheque or transfer for several instalments: records, in one transaction, one normal receipt (numbered, updating its split and demand) per split paid, either over the payer's open splits on the booking oldest due date first (then demand number; interest demands included) or exactly as listed (at most 100 entries, else 400). All receipts share the transactionRef. Refused, with nothing recorded: 422 PAYMENT_EXCEEDS_OUTSTANDING (more than the payer owes on the booking, or a listed amount above its split's pending amount), 422 ALLOCATION_MISMATCH (listed amounts do not add up to amount), 422 ALLOCATION_INVALID (a listed split unknown, of another payer or booking, or cancelled), 409 BOOKING_CANCELLED, 404 BOOKING_NOT_FOUND (also another tenant's booking). Concurrent payments never overpay a split. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 422 PAYMENT_EXCEEDS_OUTSTANDING, 422 ALLOCATION_MISMATCH, 422 ALLOCATION_INVALID, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["PaymentsController_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demands/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1696,6 +1716,60 @@ export interface components {
             demandMeta: components["schemas"]["DemandMetaView"];
             /** @description The MANUAL demand raised for the bounce charges (one split to the same payer, due bouncedOn); null when no charges were given. */
             chargesDemand: components["schemas"]["DemandView"] | null;
+        };
+        PaymentAllocationEntry: {
+            /**
+             * Format: uuid
+             * @description A demand split of this payer on this booking, not cancelled.
+             * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+             */
+            demandSplit: string;
+            /**
+             * @description Amount for this split: > 0, at most two decimals, not above its pending amount (else 422 PAYMENT_EXCEEDS_OUTSTANDING); at most 9999999999999.99.
+             * @example 50000
+             */
+            amount: number;
+        };
+        RecordPaymentRequest: {
+            /**
+             * Format: uuid
+             * @description Who pays: the payerId of the booking's demand splits this payment is for.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description The whole payment: > 0, at most two decimals; at most 9999999999999.99. Not above what the payer owes on the booking (else 422 PAYMENT_EXCEEDS_OUTSTANDING).
+             * @example 150000
+             */
+            amount: number;
+            /**
+             * @description How it was paid.
+             * @example NEFT
+             * @enum {string}
+             */
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER" | "TDS";
+            /**
+             * @description Bank / UPI reference, cheque number...; shared by every receipt of the payment; may be an empty string; at most 100 characters.
+             * @example UTR20261122001234
+             */
+            transactionRef: string;
+            /**
+             * Format: date
+             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment.
+             * @example 2026-11-22
+             */
+            receivedDate: string;
+            /**
+             * @description "OLDEST_DUE_FIRST": over the payer's open splits on the booking, oldest due date first (then demand number); or an explicit list of 1 to 100 entries { demandSplit, amount } (more: 400) whose amounts add up to amount (else 422 ALLOCATION_MISMATCH), each a split of this payer on this booking, not cancelled (else 422 ALLOCATION_INVALID), listed once.
+             * @example OLDEST_DUE_FIRST
+             */
+            allocation: "OLDEST_DUE_FIRST" | components["schemas"]["PaymentAllocationEntry"][];
+        };
+        PaymentView: {
+            /** @description The whole payment. */
+            amount: components["schemas"]["MoneyView"];
+            /** @description One receipt per split paid, in the order paid (oldest due first, or as listed), each exactly as GET /receipts/{id} returns it; they share the transactionRef. */
+            receipts: components["schemas"]["ReceiptView"][];
         };
         CancelRecordRequest: {
             /**
@@ -5516,6 +5590,228 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/receipts/{id}/bounce",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    PaymentsController_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment and its receipts, each ACTIVE, with its split and demand as updated. */
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED, NUMBERING_EXHAUSTED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: PAYMENT_EXCEEDS_OUTSTANDING, ALLOCATION_MISMATCH, ALLOCATION_INVALID, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/payments",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/payments",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
