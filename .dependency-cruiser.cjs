@@ -22,6 +22,8 @@ const LAYERS = [
   ['webhooks'],
   ['housekeeping'],
   ['health'],
+  // What buyers owe (ageing): reads demands, splits and receipts with its own SQL.
+  ['receivables'],
   // The records, each over the one below.
   ['receipts'],
   ['demands'],

@@ -37,6 +37,7 @@ import { TenantsModule } from '@/tenants/tenants.module';
 import { TenancyModule } from '@/http/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
+import { ReceivablesModule } from '@/receivables/receivables.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -91,6 +92,7 @@ export class AppModule {
         BookingsModule,
         DemandsModule,
         ReceiptsModule,
+        ReceivablesModule,
         CancellationsModule,
         ExportsModule,
         DocumentsModule,

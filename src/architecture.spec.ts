@@ -22,6 +22,7 @@ const ROOMS = [
   'numbering',
   'platform',
   'receipts',
+  'receivables',
   'search',
   'seed',
   'tenant-config',
