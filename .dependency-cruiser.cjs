@@ -24,6 +24,8 @@ const LAYERS = [
   ['health'],
   // One payment over many dues, recorded as receipts.
   ['payments'],
+  // What buyers owe (ageing): reads demands, splits and receipts with its own SQL.
+  ['receivables'],
   // The records, each over the one below.
   ['receipts'],
   ['demands'],

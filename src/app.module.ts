@@ -38,6 +38,7 @@ import { TenantsModule } from '@/tenants/tenants.module';
 import { TenancyModule } from '@/http/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
+import { ReceivablesModule } from '@/receivables/receivables.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -93,6 +94,7 @@ export class AppModule {
         DemandsModule,
         ReceiptsModule,
         PaymentsModule,
+        ReceivablesModule,
         CancellationsModule,
         ExportsModule,
         DocumentsModule,

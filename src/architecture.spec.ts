@@ -23,6 +23,7 @@ const ROOMS = [
   'payments',
   'platform',
   'receipts',
+  'receivables',
   'search',
   'seed',
   'tenant-config',

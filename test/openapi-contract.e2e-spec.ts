@@ -260,6 +260,17 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('GET /events', bad)).status).toBe(400);
   });
 
+  it('receivables ageing: 200 (grouped) and 400', async () => {
+    await createDemand(t, tenant, { dueDate: '2026-01-31', demandDate: '2026-01-01' });
+    const operation = 'GET /receivables/ageing';
+    const ok = http().get('/receivables/ageing?groupBy=booking&size=5').set(as(tenant));
+    const grouped = await call(operation, ok);
+    expect(grouped.status).toBe(200);
+    expect((grouped.body as { groups: unknown[] }).groups.length).toBeGreaterThan(0);
+    const bad = http().get('/receivables/ageing?buckets=90,30').set(as(tenant));
+    expect((await call(operation, bad)).status).toBe(400);
+  });
+
   it('webhooks: 201, 200, 204, 400, 404 (another tenant)', async () => {
     const url = 'http://127.0.0.1:9/hooks';
     const created = await call(

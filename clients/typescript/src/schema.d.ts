@@ -408,6 +408,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivables/ageing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is outstanding on asOf, by how many days past its due date.
+         * @description Per demand split on asOf (business dates): demands dated after asOf do not exist yet; receipts received after asOf have not paid; a receipt cancelled or bounced after asOf still counts as paid; a split whose demand was cancelled after asOf still owes, one cancelled on or before asOf owes nothing. Outstanding = amount - what its receipts paid; NOT_DUE when due on or after asOf, else the bucket of asOf - dueDate days. Every bucket label is in every byBucket (zero where nothing is owed). Groups (those with something outstanding) are ordered by outstanding, largest first, then key, and paged by page/size; totalGroups counts them. When nothing is dated after today, total.outstanding at today is the sum of demand search's pendingAmount over non-cancelled demands. A bad asOf, buckets, groupBy, page or size is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED.
+         */
+        get: operations["ReceivablesController_ageing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demands/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1770,6 +1790,127 @@ export interface components {
             amount: components["schemas"]["MoneyView"];
             /** @description One receipt per split paid, in the order paid (oldest due first, or as listed), each exactly as GET /receipts/{id} returns it; they share the transactionRef. */
             receipts: components["schemas"]["ReceiptView"][];
+        };
+        AgeingTotalView: {
+            /** @description Everything outstanding on asOf. */
+            outstanding: components["schemas"]["MoneyView"];
+            /**
+             * @description What is outstanding in each bucket, keyed by its label; every label is present.
+             * @example {
+             *       "NOT_DUE": {
+             *         "amount": 250000,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "2,50,000.00"
+             *       },
+             *       "1-30": {
+             *         "amount": 120000.5,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "1,20,000.50"
+             *       },
+             *       "31-60": {
+             *         "amount": 0,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "0.00"
+             *       },
+             *       "61-90": {
+             *         "amount": 0,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "0.00"
+             *       },
+             *       "91+": {
+             *         "amount": 75000,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "75,000.00"
+             *       }
+             *     }
+             */
+            byBucket: {
+                [key: string]: components["schemas"]["MoneyView"];
+            };
+        };
+        AgeingGroupView: {
+            /**
+             * @description The booking id (groupBy=booking) or the payerType / demandType value.
+             * @example BUYER
+             */
+            key: string;
+            /**
+             * @description The booking number and buyer (groupBy=booking), else the key.
+             * @example BKG/26-27/00012 — Ananya Iyer
+             */
+            label: string;
+            /** @description The group's outstanding on asOf. */
+            outstanding: components["schemas"]["MoneyView"];
+            /**
+             * @description What is outstanding in each bucket, keyed by its label; every label is present.
+             * @example {
+             *       "NOT_DUE": {
+             *         "amount": 250000,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "2,50,000.00"
+             *       },
+             *       "1-30": {
+             *         "amount": 120000.5,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "1,20,000.50"
+             *       },
+             *       "31-60": {
+             *         "amount": 0,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "0.00"
+             *       },
+             *       "61-90": {
+             *         "amount": 0,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "0.00"
+             *       },
+             *       "91+": {
+             *         "amount": 75000,
+             *         "currency": "INR",
+             *         "currencySymbol": "₹",
+             *         "formatted": "75,000.00"
+             *       }
+             *     }
+             */
+            byBucket: {
+                [key: string]: components["schemas"]["MoneyView"];
+            };
+        };
+        AgeingView: {
+            /**
+             * @description The business date of the report (YYYY-MM-DD).
+             * @example 2026-11-25
+             */
+            asOf: string;
+            /**
+             * @description The bucket labels in order: NOT_DUE, then 1-e1, (e1+1)-e2, ..., (ek+1)+.
+             * @example [
+             *       "NOT_DUE",
+             *       "1-30",
+             *       "31-60",
+             *       "61-90",
+             *       "91+"
+             *     ]
+             */
+            buckets: string[];
+            /** @description Everything outstanding on asOf, in all and by bucket. */
+            total: components["schemas"]["AgeingTotalView"];
+            /** @description One page of groups, largest outstanding first (then key); only groups with something outstanding; [] for groupBy=none. */
+            groups: components["schemas"]["AgeingGroupView"][];
+            /**
+             * @description How many groups there are.
+             * @example 37
+             */
+            totalGroups: number;
         };
         CancelRecordRequest: {
             /**
@@ -5812,6 +5953,145 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bookings/{id}/payments",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    ReceivablesController_ageing: {
+        parameters: {
+            query?: {
+                /** @description The business date (YYYY-MM-DD); default today in the tenant's time zone. */
+                asOf?: string;
+                /** @description Bucket edges in days past due: ascending positive integers, comma-separated, at most 8. */
+                buckets?: string;
+                /** @description Group by booking (key = booking id), payerType or demandType; none: no groups. */
+                groupBy?: "none" | "booking" | "payerType" | "demandType";
+                /** @description Zero-based page of groups. */
+                page?: number;
+                /** @description Groups per page. */
+                size?: number;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgeingView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The query is not valid: groupBy must be one of none, booking, payerType, demandType.",
+                     *       "instance": "/receivables/ageing",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/receivables/ageing",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/receivables/ageing",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/receivables/ageing",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/receivables/ageing",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
