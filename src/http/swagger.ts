@@ -64,6 +64,10 @@ const TAGS: [name: string, description: string][] = [
     'Payments received against demand splits: record, read, cancel, bounce, search and total.',
   ],
   [
+    'receivables',
+    'What buyers owe: outstanding by days past the due date (ageing), at any business date.',
+  ],
+  [
     'events',
     'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
   ],
