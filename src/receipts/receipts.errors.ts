@@ -1,6 +1,13 @@
 import { defineProblem } from '@/common/app-error';
 import { SUMMARY_GROUPS } from './summary/receipt-summary.sql';
 
+/** The split's own refusals, declared once by demands (which own splits). */
+export {
+  DEMAND_CANCELLED,
+  DEMAND_SPLIT_CANCELLED,
+  DEMAND_SPLIT_NOT_FOUND,
+} from '@/demands/demands.errors';
+
 export const RECEIPT_NOT_FOUND = defineProblem({
   status: 404,
   code: 'RECEIPT_NOT_FOUND',
@@ -14,28 +21,6 @@ export const RECEIPT_AMOUNT_NOT_POSITIVE = defineProblem({
   code: 'RECEIPT_AMOUNT_NOT_POSITIVE',
   detail: (amount: string) => `A receipt amount must be greater than 0; got ${amount}.`,
   example: ['0.00'],
-});
-
-export const DEMAND_SPLIT_NOT_FOUND = defineProblem({
-  status: 404,
-  code: 'DEMAND_SPLIT_NOT_FOUND',
-  detail: (splitId: string) => `Demand split ${splitId} was not found.`,
-  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
-});
-
-export const DEMAND_CANCELLED = defineProblem({
-  status: 409,
-  code: 'DEMAND_CANCELLED',
-  detail: (splitId: string, demandId: string) =>
-    `Demand split ${splitId} belongs to demand ${demandId}, which is cancelled; it takes no receipts.`,
-  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
-});
-
-export const DEMAND_SPLIT_CANCELLED = defineProblem({
-  status: 409,
-  code: 'DEMAND_SPLIT_CANCELLED',
-  detail: (splitId: string) => `Demand split ${splitId} is cancelled; it takes no receipts.`,
-  example: ['3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
 });
 
 /** Thrown with a field error on `amount`; concurrent receipts never overpay a split. */

@@ -4644,7 +4644,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/demand-split-not-found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "Demand split 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b was not found.",
+                     *       "detail": "Demand split 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c was not found.",
                      *       "instance": "/receipts",
                      *       "code": "DEMAND_SPLIT_NOT_FOUND",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
