@@ -4,13 +4,27 @@ export interface FieldError {
   message: string;
 }
 
+/** `errors` lists at most this many entries, plus `errorsTruncated` (docs/api.md, Errors). */
+export const MAX_FIELD_ERRORS = 50;
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  422: 'Unprocessable Content',
+  503: 'Service Unavailable',
+};
+
+/** The RFC 9110 reason phrase a problem+json `title` carries for `status`. */
+const titleOf = (status: number): string => STATUS_TITLES[status] ?? 'Error';
+
 /**
  * A failure the client can act on. The global problem filter turns it into an RFC 9457
  * application/problem+json body; `code` is stable and documented, `detail` is for humans.
  */
-/** `errors` lists at most this many entries, plus `errorsTruncated` (docs/api.md, Errors). */
-export const MAX_FIELD_ERRORS = 50;
-
 export class AppError extends Error {
   readonly errors?: FieldError[];
   /** How many field errors were left out of `errors` (absent when none were). */
@@ -33,27 +47,27 @@ export class AppError extends Error {
   }
 
   static badRequest(code: string, detail: string, errors?: FieldError[]): AppError {
-    return new AppError(400, code, 'Bad Request', detail, errors);
+    return new AppError(400, code, titleOf(400), detail, errors);
   }
 
   static validation(errors: FieldError[], detail = 'The request is not valid.'): AppError {
-    return new AppError(400, 'VALIDATION_FAILED', 'Bad Request', detail, errors);
+    return new AppError(400, 'VALIDATION_FAILED', titleOf(400), detail, errors);
   }
 
   static notFound(code: string, detail: string): AppError {
-    return new AppError(404, code, 'Not Found', detail);
+    return new AppError(404, code, titleOf(404), detail);
   }
 
   static conflict(code: string, detail: string): AppError {
-    return new AppError(409, code, 'Conflict', detail);
+    return new AppError(409, code, titleOf(409), detail);
   }
 
   static unprocessable(code: string, detail: string, errors?: FieldError[]): AppError {
-    return new AppError(422, code, 'Unprocessable Content', detail, errors);
+    return new AppError(422, code, titleOf(422), detail, errors);
   }
 
   static preconditionFailed(code: string, detail: string): AppError {
-    return new AppError(412, code, 'Precondition Failed', detail);
+    return new AppError(412, code, titleOf(412), detail);
   }
 }
 
@@ -77,24 +91,13 @@ export interface ProblemDefinition<A extends unknown[] = never[]> {
   ): AppError;
 }
 
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  410: 'Gone',
-  412: 'Precondition Failed',
-  422: 'Unprocessable Content',
-  503: 'Service Unavailable',
-};
-
 export function defineProblem<A extends unknown[]>(definition: {
   status: number;
   code: string;
   detail: (...args: A) => string;
   example: A;
 }): ProblemDefinition<A> {
-  const title = STATUS_TITLES[definition.status] ?? 'Error';
+  const title = titleOf(definition.status);
   return {
     ...definition,
     error: (...args: A) =>
