@@ -206,6 +206,38 @@ describe(planDemoTenant.name, () => {
     );
   });
 
+  it('has buyers paying several instalments at once, and TDS beside instalments', () => {
+    // One transfer for several dues: one receipt per split, one transactionRef, one day, one
+    // booking, one payer, as POST /bookings/{id}/payments records it.
+    const byRef = new Map<string, typeof plan.receipts>();
+    for (const r of plan.receipts) {
+      if (r.paymentMode === 'CASH') continue;
+      byRef.set(r.transactionRef, [...(byRef.get(r.transactionRef) ?? []), r]);
+    }
+    const splitOf = new Map(plan.splits.map((s) => [s.id, s]));
+    const payments = [...byRef.values()].filter((rs) => rs.length > 1);
+    expect(payments.length).toBeGreaterThan(20);
+    for (const rs of payments) {
+      expect(new Set(rs.map((r) => r.splitId)).size).toBe(rs.length);
+      expect(new Set(rs.map((r) => `${r.bookingId} ${r.date} ${r.paymentMode}`)).size).toBe(1);
+      expect(new Set(rs.map((r) => splitOf.get(r.splitId)?.payerId)).size).toBe(1);
+    }
+    // TDS: 1 % of a buyer's split, with a 26QB acknowledgement, next to the 99 % the same day.
+    const tds = plan.receipts.filter((r) => r.paymentMode === 'TDS');
+    expect(tds.length).toBeGreaterThan(20);
+    for (const r of tds) {
+      const split = splitOf.get(r.splitId);
+      expect(split?.payerType).toBe('BUYER');
+      expect(r.amount).toBe(Math.round((split?.amount ?? 0) / 100));
+      expect(r.transactionRef).toMatch(/^26QB\d{12}$/);
+      expect(r.status).toBe('ACTIVE');
+      const rest = plan.receipts.filter(
+        (o) => o.splitId === r.splitId && o.date === r.date && o.paymentMode !== 'TDS',
+      );
+      expect(rest.map((o) => o.amount)).toContain((split?.amount ?? 0) - r.amount);
+    }
+  });
+
   it('plans 200,000 receipts exactly, denser rather than longer, with the same rules', () => {
     const big = planDemoTenant(input({ receipts: 200_000 }));
     expect(big.receipts).toHaveLength(200_000);

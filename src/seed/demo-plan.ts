@@ -57,6 +57,14 @@ const OFFICE_OPENS_MS = 4 * 3_600_000;
 const OFFICE_DAY_MS = 8 * 3_600_000;
 /** One rupee in paise. */
 const RUPEE = 100;
+/** Section 194-IA: the buyer of a property of ₹50 lakh or more deducts 1 % TDS. */
+const TDS_THRESHOLD = 50 * 100_000 * RUPEE;
+/** A buyer's one transfer for the instalments they owe covers at most this many. */
+const MAX_DUES_IN_ONE_PAYMENT = 3;
+/** What buyers pay with (TDS only ever as the 1 % beside an instalment). */
+const PAID_BY_PAYERS = PAYMENT_MODES.filter((m) => m !== 'TDS');
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One document type's numbering as the allocator resolves it (active config or defaults). */
 export interface PlanScheme {
@@ -328,11 +336,15 @@ interface OpenDemand {
   receipts: PlannedReceipt[];
   /** Splits that can still be paid. */
   unpaid: number;
+  /** The unit costs ₹50 lakh or more and its buyer deducts 1 % TDS (section 194-IA). */
+  tds: boolean;
 }
 
 interface OpenSplit {
   split: PlannedSplit;
   owner: OpenDemand;
+  /** Its place in the pool (swap-removal in O(1)). */
+  index: number;
 }
 
 interface Unit {
@@ -436,6 +448,8 @@ export function* planDemoChunks(
   let planned = 0;
   const units: Unit[] = [];
   const pool: OpenSplit[] = [];
+  /** A buyer's open splits (their payerId is the booking's buyerId). */
+  const buyerDues = new Map<string, OpenSplit[]>();
   let ready: Omit<DemoPlanChunk, 'issued'> = {
     bookings: [],
     demands: [],
@@ -501,7 +515,13 @@ export function* planDemoChunks(
     };
     open.splits.push(split);
     open.unpaid++;
-    pool.push({ split, owner: open });
+    const entry: OpenSplit = { split, owner: open, index: pool.length };
+    pool.push(entry);
+    if (payerType === 'BUYER') {
+      const dues = buyerDues.get(payerId) ?? [];
+      dues.push(entry);
+      buyerDues.set(payerId, dues);
+    }
     return split;
   };
 
@@ -562,6 +582,7 @@ export function* planDemoChunks(
       splits: [],
       receipts: [],
       unpaid: 0,
+      tds: unit.price >= TDS_THRESHOLD && random() < 0.7,
     };
     let rest = total;
     payers.forEach(([payerType, part], i) => {
@@ -599,25 +620,37 @@ export function* planDemoChunks(
       splits: [],
       receipts: [],
       unpaid: 0,
+      tds: false,
     };
     addSplit(open, payer.payerType, payer.payerId, 590 * RUPEE);
   };
 
-  /** One payment today against a random open split; some bounce or are cancelled the same day. */
-  const receive = () => {
-    if (pool.length === 0) raiseDemand();
-    const index = Math.floor(random() * pool.length);
-    const { split, owner } = pool[index];
+  /** A split paid in full leaves the pool (and its buyer's dues); its demand may settle. */
+  const closeIfPaid = (entry: OpenSplit) => {
+    const { split, owner } = entry;
+    if (split.paid !== split.amount) return;
+    const last = pool.pop() as OpenSplit;
+    if (last !== entry) {
+      pool[entry.index] = last;
+      last.index = entry.index;
+    }
+    const dues = buyerDues.get(split.payerId);
+    if (dues) {
+      dues.splice(dues.indexOf(entry), 1);
+      if (dues.length === 0) buyerDues.delete(split.payerId);
+    }
+    if (--owner.unpaid === 0) settled(owner);
+  };
+
+  /** One receipt today against `entry`, ACTIVE, applied to its split and demand. */
+  const record = (
+    entry: OpenSplit,
+    amount: number,
+    mode: PaymentMode,
+    transactionRef: string,
+  ): PlannedReceipt => {
+    const { split, owner } = entry;
     const { demand } = owner;
-    const pending = split.amount - split.paid;
-    const full = random() < 0.55 || pending < 10_000 * RUPEE;
-    const amount = full
-      ? pending
-      : random() < 0.3
-        ? Math.round(pending * (0.2 + random() * 0.5))
-        : Math.round((pending * (0.2 + random() * 0.5)) / RUPEE) * RUPEE;
-    const mode: PaymentMode =
-      split.payerType === 'BANK' ? pick(['NEFT', 'RTGS'] as const) : pick(PAYMENT_MODES);
     const at = nextEntry();
     const receipt: PlannedReceipt = {
       id: uuid(),
@@ -628,16 +661,7 @@ export function* planDemoChunks(
       number: numbers.issue('receipt', day),
       amount,
       paymentMode: mode,
-      transactionRef:
-        mode === 'CASH'
-          ? ''
-          : flat(
-              `${mode === 'CHEQUE' ? 'CHQ' : mode === 'TDS' ? '26QB' : 'UTR'}${Math.floor(
-                random() * 1e12,
-              )
-                .toString()
-                .padStart(12, '0')}`,
-            ),
+      transactionRef,
       date: dateText[day],
       at,
       status: 'ACTIVE',
@@ -649,24 +673,87 @@ export function* planDemoChunks(
     owner.receipts.push(receipt);
     planned++;
     pay(split, demand, amount, at);
+    return receipt;
+  };
+
+  const reference = (prefix: string) =>
+    flat(
+      `${prefix}${Math.floor(random() * 1e12)
+        .toString()
+        .padStart(12, '0')}`,
+    );
+
+  /**
+   * One transfer by a buyer for every instalment they owe on the booking (up to `room`), oldest
+   * due first, each paid in full: what POST /bookings/{id}/payments records, one receipt per
+   * split sharing the transactionRef. Returns the receipts made (0 when only one is owed).
+   */
+  const payAllDues = (payerId: string, room: number): number => {
+    const dues = [...(buyerDues.get(payerId) ?? [])].sort(
+      (a, b) =>
+        compareText(a.owner.demand.dueDate, b.owner.demand.dueDate) ||
+        a.owner.demand.number.length - b.owner.demand.number.length ||
+        compareText(a.owner.demand.number, b.owner.demand.number),
+    );
+    if (dues.length < 2) return 0;
+    const paid = dues.slice(0, Math.min(room, MAX_DUES_IN_ONE_PAYMENT));
+    const mode = pick(['NEFT', 'RTGS', 'IMPS'] as const);
+    const ref = reference('UTR');
+    for (const entry of paid) {
+      record(entry, entry.split.amount - entry.split.paid, mode, ref);
+      closeIfPaid(entry);
+    }
+    return paid.length;
+  };
+
+  /**
+   * One payment today against a random open split (some bounce or are cancelled the same day),
+   * or a buyer's transfer for all they owe on the booking, or a buyer's instalment paid 99 %
+   * with 1 % TDS deducted (a second receipt). At most `room` receipts; returns how many.
+   */
+  const receive = (room: number): number => {
+    if (pool.length === 0) raiseDemand();
+    const entry = pool[Math.floor(random() * pool.length)];
+    const { split, owner } = entry;
+    if (split.payerType === 'BUYER' && room >= 2 && random() < 0.3) {
+      const made = payAllDues(split.payerId, room);
+      if (made > 0) return made;
+    }
+    const pending = split.amount - split.paid;
+    const withTds =
+      owner.tds && split.payerType === 'BUYER' && split.paid === 0 && room >= 2 && random() < 0.8;
+    const full = withTds || random() < 0.55 || pending < 10_000 * RUPEE;
+    const tds = withTds ? Math.round(split.amount / 100) : 0;
+    const amount = full
+      ? pending - tds
+      : random() < 0.3
+        ? Math.round(pending * (0.2 + random() * 0.5))
+        : Math.round((pending * (0.2 + random() * 0.5)) / RUPEE) * RUPEE;
+    const mode: PaymentMode =
+      split.payerType === 'BANK' ? pick(['NEFT', 'RTGS'] as const) : pick(PAID_BY_PAYERS);
+    const receipt = record(
+      entry,
+      amount,
+      mode,
+      mode === 'CASH' ? '' : reference(mode === 'CHEQUE' ? 'CHQ' : 'UTR'),
+    );
     // A few cheques and drafts bounce (some with charges raised as a demand), and a few receipts
     // are entered by mistake and cancelled, the same day.
     const paper = mode === 'CHEQUE' || mode === 'DEMAND_DRAFT';
     if (random() < (paper ? 0.08 : 0.02)) {
-      const changedAt = at + 3 * 3_600_000;
+      const changedAt = receipt.at + 3 * 3_600_000;
       receipt.status = paper ? 'BOUNCED' : 'CANCELLED';
       receipt.statusReason = paper ? 'Insufficient funds' : 'Entered against the wrong unit';
       receipt.statusChangedAt = changedAt;
       receipt.statusChangedOn = dateText[day];
       writes++;
-      pay(split, demand, -amount, changedAt);
+      pay(split, owner.demand, -amount, changedAt);
       if (paper && random() < 0.5) chargesDemand(owner, split, receipt);
     }
-    if (split.paid === split.amount) {
-      pool[index] = pool[pool.length - 1];
-      pool.pop();
-      if (--owner.unpaid === 0) settled(owner);
-    }
+    // The 1 % the buyer deposited with Form 26QB: a credit like any receipt, never bounced.
+    if (tds > 0) record(entry, tds, 'TDS', reference('26QB'));
+    closeIfPaid(entry);
+    return tds > 0 ? 2 : 1;
   };
 
   for (day = 0; day <= lastDay; day++) {
@@ -678,8 +765,8 @@ export function* planDemoChunks(
     );
     entryAt = start + day * DAY_MS + OFFICE_OPENS_MS - entryStep;
     for (let k = 0; k < demandsPerDay && pool.length < poolTarget; k++) raiseDemand();
-    for (let i = 0; i < quota; i++) {
-      receive();
+    for (let made = 0; made < quota;) {
+      made += receive(quota - made);
       if (ready.receipts.length >= chunkReceipts) yield takeChunk();
     }
   }
