@@ -115,12 +115,14 @@ export async function startBenchDatabase(
 
 /**
  * A scratch database (startBenchDatabase) and the real application on a free loopback port.
- * `extraEnv` is merged over the bench defaults given to loadConfig (e.g. webhook settings).
+ * `extraEnv` is merged over the bench defaults given to loadConfig (e.g. webhook settings);
+ * `options.onLog` hears the database server's log (a statement log).
  */
 export async function startBenchEnvironment(
   extraEnv: Record<string, string> = {},
+  options: { onLog?: (text: string) => void } = {},
 ): Promise<BenchEnvironment> {
-  const db = await startBenchDatabase();
+  const db = await startBenchDatabase(options);
   const { ownerUrl, appUrl } = db;
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -176,6 +176,58 @@ export async function tenantLookupSql(appUrl: string): Promise<Lookup> {
   }
 }
 
+/** ReceiptWritesService.record + NumberingService.allocate, statement for statement. */
+export async function recordReceipt(
+  query: QueryFn,
+  tenant: TenantContext,
+  body: RecordBody,
+): Promise<ReceiptView> {
+  const amount = decimalFromJson(body.amount);
+  if (amount.lte(0)) throw new FloorError(422);
+  const date = parseLocalDate(body.receivedDate);
+  const splits = await query<LockedSplitRow>(LOCK_SPLIT_AND_DEMAND_SQL, [
+    tenant.tenantId,
+    body.demandSplit,
+  ]);
+  const split = splits[0];
+  if (!split) throw new FloorError(404);
+  if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') throw new FloorError(409);
+  if (amount.gt(pendingAmount({ total: split.amount, paid: split.paid_amount }))) {
+    throw new FloorError(422);
+  }
+  const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
+  await query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
+  const configs = await query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [tenant.tenantId]);
+  const settings = configs[0] ?? null;
+  const scheme = resolveScheme(settings, 'receipt');
+  const ctx = numberRenderContext(tenant, scheme, { date });
+  const key = counterKey(scheme.parsed, ctx);
+  let receiptNumber: string | undefined;
+  while (receiptNumber === undefined) {
+    const rows = await query<{ value: string }>(NEXT_COUNTER_VALUE_SQL, [
+      tenant.tenantId,
+      'receipt',
+      key,
+      String(scheme.numbering.starting),
+    ]);
+    const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
+    const claimed = await query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
+    if (claimed.length === 1) receiptNumber = number;
+  }
+  const inserted = await query<ReceiptRow>(
+    INSERT_RECEIPT_SQL,
+    insertReceiptParams({
+      tenant,
+      split,
+      receiptNumber,
+      amount,
+      receipt: body,
+      demandStatusChanged: payment.statusChanged,
+    }),
+  );
+  return toReceiptView(inserted[0], tenant);
+}
+
 /**
  * The two routes, statement for statement as the service runs them, on any FloorDb: the
  * service's short-lived tenant cache and exact-count cache, one tenant transaction per request
@@ -234,54 +286,6 @@ export function floorRoutes(
     return (await inTransaction(tenant, (q) => searchPage(q, tenant, parsed, counts))).result;
   };
 
-  /** ReceiptWritesService.record + NumberingService.allocate, statement for statement. */
-  const record = async (query: QueryFn, tenant: TenantContext, body: RecordBody) => {
-    const amount = decimalFromJson(body.amount);
-    if (amount.lte(0)) throw new FloorError(422);
-    const date = parseLocalDate(body.receivedDate);
-    const splits = await query<LockedSplitRow>(LOCK_SPLIT_AND_DEMAND_SQL, [
-      tenant.tenantId,
-      body.demandSplit,
-    ]);
-    const split = splits[0];
-    if (!split) throw new FloorError(404);
-    if (split.status === 'CANCELLED' || split.d_status === 'CANCELLED') throw new FloorError(409);
-    if (amount.gt(pendingAmount({ total: split.amount, paid: split.paid_amount }))) {
-      throw new FloorError(422);
-    }
-    const payment = splitAndDemandPayment(tenant.tenantId, split, amount);
-    await query(UPDATE_SPLIT_AND_DEMAND_SQL, payment.params);
-    const configs = await query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [tenant.tenantId]);
-    const settings = configs[0] ?? null;
-    const scheme = resolveScheme(settings, 'receipt');
-    const ctx = numberRenderContext(tenant, scheme, { date });
-    const key = counterKey(scheme.parsed, ctx);
-    let receiptNumber: string | undefined;
-    while (receiptNumber === undefined) {
-      const rows = await query<{ value: string }>(NEXT_COUNTER_VALUE_SQL, [
-        tenant.tenantId,
-        'receipt',
-        key,
-        String(scheme.numbering.starting),
-      ]);
-      const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
-      const claimed = await query(CLAIM_NUMBER_SQL, [tenant.tenantId, 'receipt', number]);
-      if (claimed.length === 1) receiptNumber = number;
-    }
-    const inserted = await query<ReceiptRow>(
-      INSERT_RECEIPT_SQL,
-      insertReceiptParams({
-        tenant,
-        split,
-        receiptNumber,
-        amount,
-        receipt: body,
-        demandStatusChanged: payment.statusChanged,
-      }),
-    );
-    return toReceiptView(inserted[0], tenant);
-  };
-
   /** POST /receipts with the IdempotencyInterceptor's statements when a key is sent. */
   const recordIdempotent = async (
     tenant: TenantContext,
@@ -293,7 +297,7 @@ export function floorRoutes(
       tenant,
       async (query): Promise<{ status: number; json: string; replayed: boolean }> => {
         if (key === undefined) {
-          const view = await record(query, tenant, body);
+          const view = await recordReceipt(query, tenant, body);
           await appendEvent(query, tenant, view);
           return { status: 201, json: JSON.stringify(view), replayed: false };
         }
@@ -308,7 +312,7 @@ export function floorRoutes(
           if (rows[0].request_hash !== hash) throw new FloorError(422);
           return { status: rows[0].response_status, json: rows[0].response_body, replayed: true };
         }
-        const view: ReceiptView = await record(query, tenant, body);
+        const view: ReceiptView = await recordReceipt(query, tenant, body);
         const json = JSON.stringify(view);
         // The service writes the key's response with the events, in one last statement.
         await query(APPEND_EVENTS_AND_IDEMPOTENCY_SQL, [
@@ -341,7 +345,7 @@ export function floorRoutes(
 }
 
 /** FloorDb on a `pg` pool: START TRANSACTION ... COMMIT (or ROLLBACK) on one pooled client. */
-function poolDb(pool: Pool): FloorDb {
+export function poolDb(pool: Pool): FloorDb {
   const queryFn =
     (db: Pool | PoolClient): QueryFn =>
     async <T>(text: string, params: unknown[]) =>

@@ -16,7 +16,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { createApp } from '@/app.factory';
@@ -30,6 +29,7 @@ import {
   runBench,
   startBenchDatabase,
 } from './bench-support';
+import { logStatements, sequenceDiff, StatementLog } from './statement-log';
 import { BUMP_SQL, LoadResult, receiptBody, WriteTarget } from './floor-load';
 import { childLoad, cpuMs, median, memoryMb, stopChild } from './processes';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -155,72 +155,6 @@ function shape(value: unknown, path = '$'): string[] {
     ];
   }
   return [`${path}:${value === null ? 'null' : typeof value}`];
-}
-
-/**
- * The server's statement log (log_statement = all, turned on only around the checks), split into
- * entries by a marker prefix: `@@<application_name>|<user>@@ LOG:  statement: ...`.
- */
-class StatementLog {
-  private buffer = '';
-  private entries: { app: string; user: string; text: string }[] = [];
-
-  onLog = (chunk: string): void => {
-    this.buffer += chunk.replace(/^\[STDERR\] /, '');
-    const parts = this.buffer.split(/(?=@@[^@\n]*\|[^@\n]*@@ )/);
-    this.buffer = parts.pop() ?? '';
-    for (const p of parts) this.add(p);
-  };
-
-  private add(raw: string): void {
-    const m = /^@@([^|]*)\|([^@]*)@@ (\w+):\s+([\s\S]*)$/.exec(raw.trimEnd());
-    if (!m || m[3] !== 'LOG') return;
-    const s = /^(?:statement|execute [^:]*): ([\s\S]*)$/.exec(m[4]);
-    if (s) this.entries.push({ app: m[1], user: m[2], text: s[1] });
-  }
-
-  /** Statements of `app` since the last take(). */
-  async take(app: string): Promise<string[]> {
-    await sleep(300); // the server writes its log asynchronously
-    if (this.buffer) this.add(this.buffer);
-    this.buffer = '';
-    const out = this.entries.filter((e) => e.app === app).map((e) => e.text);
-    this.entries = [];
-    return out;
-  }
-}
-
-/** A line-by-line diff (LCS) of two statement sequences; '' when equal. */
-function sequenceDiff(a: string[], b: string[], aName: string): string {
-  if (isDeepStrictEqual(a, b)) return '';
-  const n = a.length;
-  const m = b.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  const out: string[] = [];
-  const one = (s: string) => s.replace(/\s+/g, ' ').slice(0, 300);
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      out.push(`    ${one(a[i])}`);
-      i++;
-      j++;
-    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      out.push(`  + floor:   ${one(b[j++])}`);
-    } else {
-      out.push(`  - ${aName}: ${one(a[i++])}`);
-    }
-  }
-  const norm = (xs: string[]) => xs.map((x) => x.replace(/\s+/g, ' ').trim());
-  if (isDeepStrictEqual(norm(a), norm(b))) {
-    out.push('  (the statements differ in whitespace only; the log shows the bytes sent)');
-  }
-  return out.join('\n');
 }
 
 async function main(): Promise<void> {
@@ -468,10 +402,7 @@ async function main(): Promise<void> {
       if (!ok) mismatches++;
       process.stdout.write(`${line}\n`);
     };
-    await owner.query(`ALTER SYSTEM SET log_line_prefix = '@@%a|%u@@ '`);
-    await owner.query(`ALTER SYSTEM SET log_statement = 'all'`);
-    await owner.query('SELECT pg_reload_conf()');
-    await sleep(500);
+    await logStatements(owner, true);
     const sqlChecks: {
       scenario: string;
       target: Target;
@@ -542,9 +473,7 @@ async function main(): Promise<void> {
         }
       }
     } finally {
-      await owner.query('ALTER SYSTEM RESET log_statement');
-      await owner.query('ALTER SYSTEM RESET log_line_prefix');
-      await owner.query('SELECT pg_reload_conf()');
+      await logStatements(owner, false);
     }
 
     const results = new Map<Scenario, Record<Target, Measured[]>>();

@@ -48,13 +48,42 @@ export async function generateReceipts(
          FROM demand_splits s JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
         WHERE s.tenant_id = $1)
      INSERT INTO receipts (tenant_id, demand_split_id, demand_id, booking_id, payer_type, receipt_number, amount,
-                           payment_mode, transaction_ref, received_date, status, created_by, inserted_version)
+                           payment_mode, transaction_ref, received_date, status, status_changed_at,
+                           status_changed_on, status_changed_by, status_reason, created_by, inserted_version)
      SELECT $1, s.id, s.demand_id, s.booking_id, s.payer_type, 'RCT/' || lpad(g::text, 7, '0'),
             1000 + (g * 7919) % 5000000 / 100.0, ($2::text[])[(1 + g % 10)::int], 'UTR' || (g * 104729),
             date '2025-04-01' + ((g * 31) % 540)::int,
-            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END, 'bench', 0
+            CASE WHEN g % 37 = 0 THEN 'CANCELLED' ELSE 'ACTIVE' END,
+            CASE WHEN g % 37 = 0 THEN (date '2025-04-01' + ((g * 31) % 540)::int)::timestamptz + interval '12 hours' END,
+            CASE WHEN g % 37 = 0 THEN date '2025-04-01' + ((g * 31) % 540)::int END,
+            CASE WHEN g % 37 = 0 THEN 'bench' END,
+            CASE WHEN g % 37 = 0 THEN 'Entered against the wrong unit' END, 'bench', 0
        FROM generate_series(1::bigint, $3::bigint) g JOIN s ON s.rn = 1 + (g * 7) % $4::bigint`,
     [tenantId, PAYMENT_MODES, receipts, Number(rows[0].n)],
+  );
+  // What the receipt writes keep: a split's paid amount is what its ACTIVE receipts pay, a
+  // demand's received amount what its splits were paid, and their statuses follow.
+  await owner.query(
+    `UPDATE demand_splits s
+        SET paid_amount = p.amount,
+            status = CASE WHEN p.amount = 0 THEN 'PENDING' WHEN p.amount = s.amount THEN 'PAID'
+                          ELSE 'PARTIALLY_PAID' END
+       FROM (SELECT s.id, coalesce(sum(r.amount) FILTER (WHERE r.status = 'ACTIVE'), 0) AS amount
+               FROM demand_splits s LEFT JOIN receipts r
+                 ON r.tenant_id = s.tenant_id AND r.demand_split_id = s.id
+              WHERE s.tenant_id = $1 GROUP BY s.id) p
+      WHERE s.tenant_id = $1 AND s.id = p.id`,
+    [tenantId],
+  );
+  await owner.query(
+    `UPDATE demands d
+        SET received_amount = p.amount,
+            status = CASE WHEN p.amount = 0 THEN 'PENDING' WHEN p.amount = d.total_amount THEN 'PAID'
+                          ELSE 'PARTIALLY_PAID' END
+       FROM (SELECT demand_id, sum(paid_amount) AS amount FROM demand_splits
+              WHERE tenant_id = $1 GROUP BY demand_id) p
+      WHERE d.tenant_id = $1 AND d.id = p.demand_id`,
+    [tenantId],
   );
 }
 

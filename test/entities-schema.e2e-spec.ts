@@ -27,6 +27,7 @@ const UNDESCRIBED_INDEXES: Record<string, string> = {
   receipts_text_trgm_idx: 'GIN with gin_trgm_ops operator classes',
   receipts_default_sort_idx: 'descending keys and INCLUDE columns',
   receipts_mode_date_idx: 'INCLUDE columns',
+  receipts_left_active_idx: 'INCLUDE columns and a partial-index predicate',
   receipts_number_lower_idx: 'an expression key, lower(receipt_number)',
 };
 

@@ -54,6 +54,9 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Index('receipts_number_lower_idx', { synchronize: false })
 // GIN (tenant_id, receipt_number gin_trgm_ops, transaction_ref gin_trgm_ops): operator classes.
 @Index('receipts_text_trgm_idx', { synchronize: false })
+// (tenant_id, status_changed_on) INCLUDE (demand_split_id, amount, received_date) WHERE status
+// <> 'ACTIVE': INCLUDE columns (the ageing report's receipts that left ACTIVE after asOf).
+@Index('receipts_left_active_idx', { synchronize: false })
 export class Receipt {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'receipts_tenant_id_fkey' })

@@ -6,21 +6,31 @@
  *
  * - A receipt has paid on asOf when it was received on or before asOf and is ACTIVE, or left
  *   ACTIVE (cancelled, bounced) after asOf (`status_changed_on`, the bounce's bouncedOn).
+ * - What a split's receipts paid on asOf is its `paid_amount` (what its ACTIVE receipts pay now,
+ *   kept in the same transaction as every receipt write) corrected by the receipts whose standing
+ *   differs on asOf (`moved`): minus ACTIVE ones received after asOf, plus ones received by asOf
+ *   that left ACTIVE after it. For asOf today that is a handful of rows instead of every receipt
+ *   of the tenant; each part has its index (receipts_default_sort_idx, receipts_left_active_idx).
  * - A split exists on asOf when its demand is dated on or before asOf; it owes when it is not
  *   cancelled, or its demand was cancelled after asOf (the cancel's date in the tenant's zone).
- * - Outstanding per split = amount - what its paying receipts paid; its bucket is
+ * - Outstanding per split = amount - what it had been paid on asOf; its bucket is
  *   `width_bucket(asOf - dueDate, thresholds)` with thresholds 1, e1+1, ..., ek+1: 0 = NOT_DUE,
  *   i = the i-th range.
  * - A group is listed when any of its cells is non-zero; groupBy none lists none.
  *
  * Money stays numeric (text in the JSON), never a float.
  */
-export const AGEING_SQL = `WITH paid AS (
-         SELECT r.demand_split_id, sum(r.amount) AS amount
-           FROM receipts r
-          WHERE r.tenant_id = $1 AND r.received_date <= $2::date
-            AND (r.status = 'ACTIVE' OR r.status_changed_on > $2::date)
-          GROUP BY r.demand_split_id),
+export const AGEING_SQL = `WITH moved AS (
+         SELECT demand_split_id, sum(amount) AS amount
+           FROM (SELECT r.demand_split_id, -r.amount AS amount
+                   FROM receipts r
+                  WHERE r.tenant_id = $1 AND r.received_date > $2::date AND r.status = 'ACTIVE'
+                 UNION ALL
+                 SELECT r.demand_split_id, r.amount
+                   FROM receipts r
+                  WHERE r.tenant_id = $1 AND r.status <> 'ACTIVE'
+                    AND r.status_changed_on > $2::date AND r.received_date <= $2::date) m
+          GROUP BY demand_split_id),
        owed AS (
          SELECT CASE $4::text
                   WHEN 'booking' THEN d.booking_id::text
@@ -28,10 +38,10 @@ export const AGEING_SQL = `WITH paid AS (
                   WHEN 'demandType' THEN d.demand_type
                 END AS key,
                 width_bucket($2::date - d.due_date, $3::int[]) AS bucket,
-                s.amount - coalesce(p.amount, 0) AS outstanding
+                s.amount - s.paid_amount - coalesce(m.amount, 0) AS outstanding
            FROM demand_splits s
            JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
-           LEFT JOIN paid p ON p.demand_split_id = s.id
+           LEFT JOIN moved m ON m.demand_split_id = s.id
           WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND d.demand_date <= $2::date
             AND (s.status <> 'CANCELLED'
                  OR (d.cancelled_at AT TIME ZONE $5::text)::date > $2::date)),

@@ -1,0 +1,507 @@
+/**
+ * What a buyer owes (issues 24-26), on the issue's data set (1M receipts over 50 tenants, 400k on
+ * the hot one), each figure next to the same SQL run alone through `pg` in the same run:
+ *
+ * - ageing of the hot tenant grouped by booking, right after a write: GET /receivables/ageing
+ *   against AGEING_SQL in a tenant transaction (TENANT_SETUP_SQL first, as the service runs it);
+ *   the SQL's EXPLAIN (ANALYZE, BUFFERS) as the application login;
+ * - a payment over 5 splits: POST /bookings/{id}/payments against the same transaction from
+ *   `pg` (the service's statements, built from its own SQL constants and the floor's receipt
+ *   write, bench/floor-server.ts).
+ *
+ * Before timing, each pair is checked in the statement log (same statements, in order) and on
+ * its result (same outstanding; same number of receipts). Service and `pg` alternate within each
+ * run, so drift hits both. Ratio = SQL-alone p50 / service p50 (the service's share of the SQL's
+ * throughput, one client). Run: npm run bench:owes [-- --help]
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { parseArgs } from 'node:util';
+import { Client, Pool } from 'pg';
+import Decimal from 'decimal.js';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { TenantContext } from '@/common/tenant-context';
+import { dataSourceOptions } from '@/database/data-source-options';
+import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
+import { Tenant } from '@/http/tenancy/tenant.entity';
+import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
+import { AppConfig } from '@/platform/config/app-config';
+import { allocateOldestFirst } from '@/payments/payment-allocation';
+import {
+  bookingParams,
+  LOCK_PAYER_SPLITS_SQL,
+  LOCK_SPLIT_DEMANDS_SQL,
+  LockedIdRow,
+  PAYMENT_SPLITS_SQL,
+  PaymentSplitRow,
+  payerSplitsParams,
+  SHARE_BOOKING_SQL,
+  splitIdsParams,
+} from '@/payments/payments.sql';
+import { AGEING_SQL, ageingParams, AgeingRow } from '@/receivables/receivables.sql';
+import { ReceiptView } from '@/receipts/dto/receipt.view';
+import { QueryFn } from '@/receipts/search/exact-counts';
+import { BenchEnvironment, runBench, startBenchEnvironment } from './bench-support';
+import { FloorDb, poolDb, recordReceipt } from './floor-server';
+import { loadSpread, spreadReceipts } from './receipt-data';
+import { logStatements, sequenceDiff, StatementLog } from './statement-log';
+
+const HELP = `npm run bench:owes [-- options]
+
+  --receipts N     receipts in total                      (default 1000000)
+  --tenants T      tenants they are spread over           (default 50)
+  --hot-share F    share of N on the first ("hot") tenant (default 0.4)
+  --runs R         timed requests per figure and side     (default 15)
+  --help           this text
+
+The issue's data set is the default (400,000 receipts on the hot tenant).
+`;
+
+const SERVICE_APP = 'finance-service';
+const PG_APP = 'bench-owes-pg';
+
+interface Figure {
+  name: string;
+  serviceMs: number[];
+  sqlMs: number[];
+  target: number;
+}
+
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** The tenant as the service's request context has it (the bench token's subject is the actor). */
+function contextOf(t: Tenant): TenantContext {
+  return {
+    tenantId: t.id,
+    tenantKey: t.key,
+    currency: t.currency,
+    locale: t.locale,
+    timezone: t.timezone,
+    fyStartMonth: t.fyStartMonth,
+    actor: 'bench',
+  };
+}
+
+class Owes {
+  private readonly pool: Pool;
+  readonly db: FloorDb;
+  /** Signed once per tenant: signing is the client's cost, not the service's. */
+  private readonly headers = new Map<string, Record<string, string>>();
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+  constructor(
+    private readonly env: BenchEnvironment,
+    private readonly config: AppConfig,
+  ) {
+    // The service's own connection settings (DateStyle, TimeZone), under another name.
+    const { extra } = dataSourceOptions(env.appUrl, 4) as { extra: Record<string, unknown> };
+    this.pool = new Pool({ connectionString: env.appUrl, ...extra, application_name: PG_APP });
+    this.db = poolDb(this.pool);
+  }
+
+  get appUrl(): string {
+    return this.env.appUrl;
+  }
+
+  close(): Promise<void> {
+    this.agent.destroy();
+    return this.pool.end();
+  }
+
+  private headersOf(key: string): Record<string, string> {
+    const known = this.headers.get(key) ?? this.env.headers(key);
+    this.headers.set(key, known);
+    return known;
+  }
+
+  /** One tenant transaction as TenantTransactionInterceptor runs it. */
+  inTenant<T>(tenant: TenantContext, work: (q: QueryFn) => Promise<T>, commitPosition: boolean) {
+    return this.db.transaction(async (q) => {
+      await q(TENANT_SETUP_SQL, [
+        tenant.tenantId,
+        `${this.config.dbLockTimeoutMs}ms`,
+        `${this.config.dbStatementTimeoutMs}ms`,
+      ]);
+      return work(q);
+    }, commitPosition);
+  }
+
+  /**
+   * One request through node:http on a keep-alive agent (fetch's web streams cost the client
+   * about a millisecond a request, which would be counted against the service).
+   */
+  call<T>(
+    tenant: TenantContext,
+    method: string,
+    path: string,
+    body?: unknown,
+    expected = 200,
+  ): Promise<T> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<T>((resolve, reject) => {
+      const req = request(
+        this.env.baseUrl + path,
+        { method, agent: this.agent, headers: this.headersOf(tenant.tenantKey) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== expected) {
+              reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+            } else {
+              resolve(JSON.parse(text) as T);
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+/** Same statements, in order, from the service's request and from `pg` alone; throws if not. */
+async function sameSql(
+  log: StatementLog,
+  owner: Client,
+  name: string,
+  service: () => Promise<unknown>,
+  alone: () => Promise<unknown>,
+): Promise<void> {
+  await logStatements(owner, true);
+  try {
+    await log.take(SERVICE_APP);
+    // The tenant record expires from the service's cache 5 s after it was read: a request that
+    // happened to read it again is not the steady state, so it is taken once more.
+    let a: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await service();
+      a = await log.take(SERVICE_APP);
+      if (!a[0]?.startsWith('SELECT "Tenant"')) break;
+    }
+    await alone();
+    const b = await log.take(PG_APP);
+    const diff = sequenceDiff(a, b, 'service');
+    if (diff !== '' || a.length === 0) {
+      throw new Error(`SQL MISMATCH ${name} (- service only, + pg only):\n${diff}`);
+    }
+    process.stdout.write(`Same SQL: ${name} (${a.length} statements)\n`);
+  } finally {
+    await logStatements(owner, false);
+  }
+}
+
+async function ageing(
+  owes: Owes,
+  log: StatementLog,
+  owner: Client,
+  tenant: TenantContext,
+  runs: number,
+): Promise<Figure> {
+  const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+  const path = `/receivables/ageing?asOf=${asOf}&groupBy=booking`;
+  const params = ageingParams({
+    tenantId: tenant.tenantId,
+    asOf,
+    edges: [30, 60, 90],
+    groupBy: 'booking',
+    timezone: tenant.timezone,
+    page: 0,
+    size: 50,
+  });
+  const service = () =>
+    owes.call<{ total: { outstanding: { amount: number } }; totalGroups: number }>(
+      tenant,
+      'GET',
+      path,
+    );
+  const alone = () =>
+    owes.inTenant(tenant, async (q) => (await q<AgeingRow>(AGEING_SQL, params))[0], false);
+
+  // A write before every read: one receipt of 1.00 on one of the tenant's splits, through the
+  // service, so neither side reads a state the other has just warmed up.
+  const { rows: splits } = await owner.query<{ id: string }>(
+    `SELECT id FROM demand_splits WHERE tenant_id = $1 ORDER BY id LIMIT $2`,
+    [tenant.tenantId, 4 * runs + 8],
+  );
+  let next = 0;
+  const write = () =>
+    owes.call(
+      tenant,
+      'POST',
+      '/receipts',
+      {
+        demandSplit: splits[next++ % splits.length].id,
+        amount: 1,
+        paymentMode: 'NEFT',
+        transactionRef: `UTR${randomUUID().slice(0, 12)}`,
+        receivedDate: formatLocalDate(localDateInZone(new Date(), tenant.timezone)),
+      },
+      201,
+    );
+
+  await sameSql(log, owner, 'ageing by booking', service, alone);
+  await write();
+  const [viaService, viaSql] = [await service(), await alone()];
+  if (
+    !new Decimal(viaSql.result.outstanding).eq(viaService.total.outstanding.amount) ||
+    viaSql.result.total_groups !== viaService.totalGroups
+  ) {
+    throw new Error('ageing: the service and the SQL disagree');
+  }
+  process.stdout.write(
+    `Same result: ageing by booking (outstanding ${viaSql.result.outstanding}, ${viaSql.result.total_groups} bookings)\n`,
+  );
+
+  const figure: Figure = {
+    name: 'ageing, hot tenant, by booking',
+    serviceMs: [],
+    sqlMs: [],
+    target: 0.9,
+  };
+  for (let i = 0; i < runs; i++) {
+    const pair: [number[], () => Promise<unknown>][] = [
+      [figure.serviceMs, service],
+      [figure.sqlMs, alone],
+    ];
+    if (i % 2 === 1) pair.reverse();
+    for (const [times, fn] of pair) {
+      await write();
+      times.push(await timed(fn));
+    }
+  }
+
+  const app = new Client({ connectionString: owes.appUrl });
+  await app.connect();
+  try {
+    await app.query('BEGIN');
+    await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.tenantId]);
+    const { rows } = await app.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${AGEING_SQL}`,
+      params,
+    );
+    await app.query('ROLLBACK');
+    process.stdout.write(
+      `\nEXPLAIN (ANALYZE, BUFFERS) of the ageing SQL as finance_app (RLS on), hot tenant:\n${rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n')}\n\n`,
+    );
+  } finally {
+    await app.end();
+  }
+  return figure;
+}
+
+/** Bookings with five dues of 1,000.00 each for one buyer, through the API. */
+async function fiveDueBookings(
+  owes: Owes,
+  tenant: TenantContext,
+  count: number,
+): Promise<{ booking: string; payer: string }[]> {
+  const out: { booking: string; payer: string }[] = [];
+  for (let b = 0; b < count; b++) {
+    const payer = randomUUID();
+    const booking = await owes.call<{ id: string }>(
+      tenant,
+      'POST',
+      '/bookings',
+      { unit: randomUUID(), buyerName: 'Bench Buyer', buyerId: payer, bookingDate: '2026-01-05' },
+      201,
+    );
+    for (let k = 0; k < 5; k++) {
+      await owes.call(
+        tenant,
+        'POST',
+        '/demands',
+        {
+          booking: booking.id,
+          milestone: null,
+          demandType: 'MANUAL',
+          totalAmount: 1000,
+          dueDate: `2026-0${k + 2}-10`,
+          demandDate: '2026-01-10',
+          remarks: `Instalment ${k + 1}`,
+          splits: [{ payerType: 'BUYER', payerId: payer, amount: 1000 }],
+        },
+        201,
+      );
+    }
+    out.push({ booking: booking.id, payer });
+  }
+  return out;
+}
+
+async function payment(
+  owes: Owes,
+  log: StatementLog,
+  owner: Client,
+  tenant: TenantContext,
+  runs: number,
+): Promise<Figure> {
+  const targets = await fiveDueBookings(owes, tenant, 2 * runs + 4);
+  const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+  const body = (payer: string) => ({
+    payerId: payer,
+    amount: 5000,
+    paymentMode: 'NEFT',
+    transactionRef: `UTR${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+    receivedDate: today,
+    allocation: 'OLDEST_DUE_FIRST',
+  });
+  const service = async (t: { booking: string; payer: string }) => {
+    const paid = await owes.call<{ receipts: unknown[] }>(
+      tenant,
+      'POST',
+      `/bookings/${t.booking}/payments`,
+      body(t.payer),
+      201,
+    );
+    if (paid.receipts.length !== 5) throw new Error('payment: not 5 receipts');
+  };
+  // PaymentsService.record over ReceiptWritesService.record, statement for statement.
+  const alone = async (t: { booking: string; payer: string }) => {
+    const b = body(t.payer);
+    const { result } = await owes.inTenant(
+      tenant,
+      async (q) => {
+        await q(
+          SHARE_BOOKING_SQL,
+          bookingParams({ tenantId: tenant.tenantId, bookingId: t.booking }),
+        );
+        const locked = await q<LockedIdRow>(
+          LOCK_PAYER_SPLITS_SQL,
+          payerSplitsParams({ tenantId: tenant.tenantId, bookingId: t.booking, payerId: t.payer }),
+        );
+        const ids = splitIdsParams({
+          tenantId: tenant.tenantId,
+          splitIds: locked.map((r) => r.id),
+        });
+        await q(LOCK_SPLIT_DEMANDS_SQL, ids);
+        const rows = await q<PaymentSplitRow>(PAYMENT_SPLITS_SQL, ids);
+        const parts = allocateOldestFirst(
+          new Decimal(b.amount),
+          rows.map((r) => ({ id: r.id, pending: new Decimal(r.amount).minus(r.paid_amount) })),
+        );
+        if (parts === null) throw new Error('payment: exceeds outstanding');
+        const receipts: ReceiptView[] = [];
+        for (const part of parts) {
+          receipts.push(
+            await recordReceipt(q, tenant, {
+              demandSplit: part.splitId,
+              amount: part.amount.toNumber(),
+              paymentMode: 'NEFT',
+              transactionRef: b.transactionRef,
+              receivedDate: b.receivedDate,
+            }),
+          );
+        }
+        await q(APPEND_EVENTS_SQL, [
+          tenant.tenantId,
+          tenant.actor,
+          receipts.map(() => 'receipt.recorded'),
+          receipts.map((r) => JSON.stringify(r)),
+        ]);
+        return receipts;
+      },
+      true,
+    );
+    if (result.length !== 5) throw new Error('payment (pg): not 5 receipts');
+  };
+
+  let next = 0;
+  const take = () => targets[next++];
+  await sameSql(
+    log,
+    owner,
+    'payment over 5 splits',
+    () => service(take()),
+    () => alone(take()),
+  );
+  const figure: Figure = { name: 'payment over 5 splits', serviceMs: [], sqlMs: [], target: 0.8 };
+  for (let i = 0; i < runs; i++) {
+    const pair: [number[], () => Promise<unknown>][] = [
+      [figure.serviceMs, () => service(take())],
+      [figure.sqlMs, () => alone(take())],
+    ];
+    if (i % 2 === 1) pair.reverse();
+    for (const [times, fn] of pair) times.push(await timed(fn));
+  }
+  return figure;
+}
+
+function report(figures: Figure[]): void {
+  const rows = figures.map((f) => {
+    const [service, sql] = [p50(f.serviceMs), p50(f.sqlMs)];
+    const ratio = sql / service;
+    return [
+      f.name.padEnd(32),
+      service.toFixed(1).padStart(10),
+      sql.toFixed(1).padStart(10),
+      (1000 / service).toFixed(1).padStart(9),
+      (1000 / sql).toFixed(1).padStart(9),
+      `${ratio.toFixed(2)}x`.padStart(7),
+      `>= ${f.target}x ${ratio >= f.target ? 'met' : 'MISSED'}`,
+    ].join(' | ');
+  });
+  process.stdout.write(
+    `${[
+      `${'figure'.padEnd(32)} | service p50 ms | SQL p50 ms | svc req/s | SQL req/s | ratio | target`,
+      ...rows,
+    ].join('\n')}\n`,
+  );
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      receipts: { type: 'string', default: '1000000' },
+      tenants: { type: 'string', default: '50' },
+      'hot-share': { type: 'string', default: '0.4' },
+      runs: { type: 'string', default: '15' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const runs = Number(values.runs);
+  const tenants = Number(values.tenants);
+  const { hot, other } = spreadReceipts(
+    Number(values.receipts),
+    tenants,
+    Number(values['hot-share']),
+  );
+  const log = new StatementLog();
+  const env = await startBenchEnvironment({ HOUSEKEEPING_ENABLED: 'false' }, { onLog: log.onLog });
+  const owes = new Owes(env, env.app.get(AppConfig));
+  try {
+    const created: Tenant[] = [];
+    for (let i = 0; i < tenants; i++)
+      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
+    );
+    const tenant = contextOf(created[0]);
+    const figures = [
+      await ageing(owes, log, env.owner, tenant, runs),
+      await payment(owes, log, env.owner, tenant, runs),
+    ];
+    report(figures);
+  } finally {
+    await owes.close();
+    await env.stop();
+  }
+}
+
+runBench(main);
