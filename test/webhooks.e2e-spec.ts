@@ -131,6 +131,24 @@ describe('webhooks', () => {
       expect(after.webhooks.map((w) => w.id)).not.toContain(created.id);
     });
 
+    it.each([
+      ['events', null],
+      ['events', 'receipt.recorded'],
+      ['events', [1]],
+      ['url', null],
+      ['url', 42],
+      ['enabled', null],
+      ['enabled', 'yes'],
+      ['description', 7],
+    ])('PATCH with %s = %j is 400 naming the field, and changes nothing', async (field, value) => {
+      const sub = await subscribe(tenant.key, { url: receiver.url('/typed'), events: ['*'] });
+      const res = await patch(tenant.key, sub.id, { [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect((res.body.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+      expect(await webhook(tenant.key, sub.id)).toEqual({ ...sub, secret: undefined });
+    });
+
     it('another tenant cannot see, change, rotate, read the deliveries of or delete it', async () => {
       const mine = await subscribe(tenant.key, { url: receiver.url('/private'), events: ['*'] });
       const theirs = (path: string) => get(t, other.key, path);

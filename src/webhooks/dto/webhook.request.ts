@@ -3,13 +3,21 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
+  IsArray,
   IsBoolean,
   IsIn,
   IsOptional,
   IsString,
   MaxLength,
+  ValidateIf,
 } from 'class-validator';
 import { EVENT_TYPES } from '@/platform/outbox/outbox.service';
+
+/**
+ * Validated unless left out: a PATCH leaves out what it keeps, and `null` is no value for these
+ * fields (IsOptional would let null through to the service).
+ */
+const OmittedOrGiven = () => ValidateIf((_, value) => value !== undefined);
 
 /** `["*"]` subscribes to every event type, including types added later. */
 export const ALL_EVENTS = '*';
@@ -61,13 +69,14 @@ export class CreateWebhookRequest {
 
 export class UpdateWebhookRequest {
   @ApiPropertyOptional(URL_DOC)
-  @IsOptional()
+  @OmittedOrGiven()
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   url?: string;
 
   @ApiPropertyOptional(EVENTS_DOC)
-  @IsOptional()
+  @OmittedOrGiven()
+  @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(SUBSCRIBABLE.length)
   @ArrayUnique()
@@ -85,7 +94,7 @@ export class UpdateWebhookRequest {
       'false stops deliveries; true (re-)enables the subscription, which resumes from the first event it has not delivered, retrying it at once.',
     example: true,
   })
-  @IsOptional()
+  @OmittedOrGiven()
   @IsBoolean()
   enabled?: boolean;
 }
