@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import {
   dayNumber,
   dayText,
-  DIVISOR,
   InterestTerms,
   payerInterest,
   SplitLedger,
   splitInterest,
+  DIVISOR,
   toPaisa,
 } from './interest-rule';
 
@@ -28,14 +28,14 @@ const WORKED: SplitLedger = {
 const brief = (ledger: SplitLedger, terms: InterestTerms, asOf: string) => {
   const r = splitInterest(ledger, terms, asOf);
   return {
-    accrued: r.accrued.toFixed(2),
+    accrued: r.accrued,
     periods: r.periods.map((p) => [
       p.from,
       p.to,
       p.days,
-      p.unpaid.toFixed(2),
-      p.annualRatePercent.toString(),
-      p.interest.toFixed(2),
+      p.unpaid,
+      p.annualRatePercent,
+      p.interest,
     ]),
   };
 };
@@ -85,13 +85,11 @@ describe('the rule of interest on late payment', () => {
       },
       '2026-01-03',
     );
-    expect(r.periods.map((p) => [p.scaled.div(DIVISOR).toString(), p.interest.toFixed(2)])).toEqual(
-      [
-        ['0.004', '0.00'],
-        ['0.004', '0.00'],
-      ],
-    );
-    expect(r.accrued.toFixed(2)).toBe('0.01');
+    expect(r.periods.map((p) => [p.scaled.div(DIVISOR).toString(), p.interest])).toEqual([
+      ['0.004', '0.00'],
+      ['0.004', '0.00'],
+    ]);
+    expect(r.accrued).toBe('0.01');
   });
 
   it('rounds half-up to paisa: exactly half a paisa is a paisa', () => {
@@ -100,14 +98,15 @@ describe('the rule of interest on late payment', () => {
       { graceDays: 0, rates: [{ effectiveFrom: '2025-01-01', annualRatePercent: 25 }] },
       '2026-01-02',
     );
+    // 7.30 x 1 x 25 / 36500 = 0.005 exactly: half a paisa
     expect(r.scaled.div(DIVISOR).toString()).toBe('0.005');
-    expect(r.accrued.toFixed(2)).toBe('0.01');
+    expect(r.accrued).toBe('0.01');
     const below = splitInterest(
       { amount: '7.29', dueDate: '2026-01-01', payments: [] },
       { graceDays: 0, rates: [{ effectiveFrom: '2025-01-01', annualRatePercent: 25 }] },
       '2026-01-02',
     );
-    expect(below.accrued.toFixed(2)).toBe('0.00');
+    expect(below.accrued).toBe('0.00');
   });
 
   it('charges from the day after dueDate + graceDays, through the payment date inclusive', () => {
@@ -126,7 +125,7 @@ describe('the rule of interest on late payment', () => {
       '2026-06-30',
     );
     expect(onTime.periods).toEqual([]);
-    expect(onTime.accrued.toFixed(2)).toBe('0.00');
+    expect(onTime.accrued).toBe('0.00');
     // Paid on the first day after grace: one day.
     const oneDay = splitInterest(
       {
@@ -137,7 +136,7 @@ describe('the rule of interest on late payment', () => {
       { graceDays: 15, rates: [{ effectiveFrom: '2025-01-01', annualRatePercent: 10 }] },
       '2026-06-30',
     );
-    expect(oneDay.accrued.toFixed(2)).toBe('10.00');
+    expect(oneDay.accrued).toBe('10.00');
   });
 
   it('the part still unpaid at asOf bears interest through asOf; later receipts have not paid', () => {
@@ -188,7 +187,7 @@ describe('the rule of interest on late payment', () => {
       '2028-03-01',
     );
     expect(r.periods.map((p) => [p.from, p.to, p.days])).toEqual([['2028-02-29', '2028-03-01', 2]]);
-    expect(r.accrued.toFixed(2)).toBe('20.00');
+    expect(r.accrued).toBe('20.00');
   });
 
   it('payments before the due date reduce what bears interest; overpayment bears none', () => {
@@ -256,6 +255,8 @@ describe(payerInterest.name, () => {
  * month ends and rate changes fall anywhere; amounts are paise; rates up to 4 decimals.
  */
 describe('properties of the rule', () => {
+  /** Wide enough for unpaid x days x rate exactly. */
+  const Wide = (v: string) => new (Decimal.clone({ precision: 60 }))(v);
   const BASE = dayNumber('2024-01-01');
   const date = (offset: number) => dayText(BASE + offset);
   const money = (paise: number) => new Decimal(paise).div(100).toFixed(2);
@@ -305,6 +306,17 @@ describe('properties of the rule', () => {
     });
   const RUNS = { numRuns: 300, seed: 20261126 };
 
+  it('dayText is the calendar date of a day number, and dayNumber its inverse', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -719_162, max: 2_932_896 }), (day) => {
+        const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        expect(dayText(day)).toBe(iso);
+        expect(dayNumber(dayText(day))).toBe(day);
+      }),
+      { numRuns: 2000, seed: 20261126 },
+    );
+  });
+
   it('paying earlier never raises interest', () => {
     fc.assert(
       fc.property(
@@ -320,7 +332,7 @@ describe('properties of the rule', () => {
           const before = splitInterest(ledger, terms, asOf);
           const after = splitInterest({ ...ledger, payments: moved }, terms, asOf);
           expect(after.scaled.lte(before.scaled)).toBe(true);
-          expect(after.accrued.lte(before.accrued)).toBe(true);
+          expect(new Decimal(after.accrued).lte(before.accrued)).toBe(true);
         },
       ),
       RUNS,
@@ -345,7 +357,7 @@ describe('properties of the rule', () => {
           ];
           const one = splitInterest(ledger, terms, asOf);
           const two = splitInterest({ ...ledger, payments: split }, terms, asOf);
-          expect(two.accrued.toFixed(2)).toBe(one.accrued.toFixed(2));
+          expect(two.accrued).toBe(one.accrued);
           expect(two.scaled.eq(one.scaled)).toBe(true);
           expect(two.periods).toEqual(one.periods);
         },
@@ -358,11 +370,16 @@ describe('properties of the rule', () => {
     fc.assert(
       fc.property(caseArb, ({ ledger, asOf, terms }) => {
         const r = splitInterest(ledger, terms, asOf);
-        const sum = r.periods.reduce((a, p) => a.plus(p.scaled), new Decimal(0));
+        const sum = r.periods.reduce((a, p) => a.plus(p.scaled), Wide('0'));
         expect(sum.eq(r.scaled)).toBe(true);
-        expect(r.accrued.eq(toPaisa(sum))).toBe(true);
+        expect(r.accrued).toBe(toPaisa(sum));
+        // Rounded half-up from the exact sum: within half a paisa of it, never half below.
+        const off = Wide(r.accrued).times(DIVISOR).minus(sum);
+        expect(off.lte(0.005 * DIVISOR) && off.gt(-0.005 * DIVISOR)).toBe(true);
         for (const p of r.periods) {
-          expect(p.scaled.eq(p.unpaid.times(p.days).times(p.annualRatePercent))).toBe(true);
+          const exact = Wide(p.unpaid).times(p.days).times(p.annualRatePercent);
+          expect(p.scaled.eq(exact)).toBe(true);
+          expect(p.interest).toBe(toPaisa(p.scaled));
           expect(p.days).toBe(dayNumber(p.to) - dayNumber(p.from) + 1);
         }
         // Periods are disjoint, in order, after dueDate + graceDays and not after asOf.
@@ -405,7 +422,7 @@ describe('properties of the rule', () => {
             .map((p) => {
               const to = Math.min(dayNumber(p.to), dayNumber(e) - 1);
               const days = to - dayNumber(p.from) + 1;
-              return [p.from, days, p.unpaid.toFixed(2), p.annualRatePercent.toString()];
+              return [p.from, days, p.unpaid, p.annualRatePercent];
             });
         expect(beforeE(splitInterest(ledger, more, asOf).periods)).toEqual(
           beforeE(splitInterest(ledger, terms, asOf).periods),

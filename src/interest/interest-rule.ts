@@ -12,29 +12,55 @@ import Decimal from 'decimal.js';
  * So on day t the amount bearing interest is the split's amount less everything paid before t
  * (never below zero), and the split's interest is a sum of `unpaid x days x rate` over runs of
  * days, divided once by 36,500. Those products are exact in decimals (money has 2 decimals, rates
- * at most 4, days are whole), which is what `scaled` carries; the one division happens at the
- * end, at a precision far beyond what rounding to paisa needs.
+ * at most 4, days are whole), which is what `scaled` carries (decimal.js with enough digits that
+ * no product or sum is ever rounded); the one division is the rounding to paisa at the end.
  */
 
-/** Exact enough: every product here fits in about 30 significant digits. */
-const Exact = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP });
+/**
+ * Exact for every product and sum here: unpaid (at most 16 digits with its 2 decimals) x days
+ * (at most 7) x rate (at most 6 with its 4 decimals) has at most 29 significant digits, and a
+ * split's sum a few more. Forty digits also divide by 36,500 exactly enough to round to paisa:
+ * the quotient's integer part has at most 25 digits, and an exact half paisa has at most 9
+ * decimals, while a quotient that is not one is at least 10^-13 rupee away from it.
+ */
+const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** rate % / 100 / 365: interest = unpaid x days x rate / DIVISOR. */
 export const DIVISOR = 36_500;
 
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date (already validated). */
+/**
+ * Days since 1970-01-01 of a `YYYY-MM-DD` date (already validated; proleptic Gregorian, H.
+ * Hinnant's days_from_civil: arithmetic only, and right for years below 100 too, which
+ * Date.UTC maps to the 1900s).
+ */
 export function dayNumber(date: string): number {
-  return (
-    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
-    DAY_MS
-  );
+  const m = Number(date.slice(5, 7));
+  const d = Number(date.slice(8, 10));
+  const y = Number(date.slice(0, 4)) - (m <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
-/** The `YYYY-MM-DD` date of a day number. */
+/**
+ * The `YYYY-MM-DD` date of a day number (proleptic Gregorian, H. Hinnant's civil_from_days:
+ * arithmetic only, as the periods of a booking need hundreds of these).
+ */
 export function dayText(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${String(y).padStart(4, '0')}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
 export interface PolicyRate {
@@ -49,13 +75,40 @@ export interface InterestTerms {
   rates: readonly PolicyRate[];
 }
 
+/** Terms read once for many splits: rates by day, oldest first. */
+export interface PreparedTerms {
+  prepared: true;
+  graceDays: number;
+  rates: { day: number; rate: Decimal; percent: string }[];
+}
+
+export function prepareTerms(terms: InterestTerms): PreparedTerms {
+  return {
+    prepared: true,
+    graceDays: terms.graceDays,
+    rates: terms.rates
+      .map((r) => ({
+        day: dayNumber(r.effectiveFrom),
+        rate: new Exact(String(r.annualRatePercent)),
+        percent: String(r.annualRatePercent),
+      }))
+      .sort((a, b) => a.day - b.day),
+  };
+}
+
 /** What a split owes and what paid it: receipts paying at asOf, by received date. */
 export interface SplitLedger {
+  /** Money text with at most two decimals, as numeric(18,2) columns read. */
   amount: string;
   dueDate: string;
   /** Several on one date are fine; dates after asOf are ignored. */
   payments: readonly { date: string; amount: string }[];
 }
+
+/**
+ * Money and rates come out as decimal text, which is what the view's Money objects are made from;
+ * the exact interest comes out as `scaled` (interest x 36,500).
+ */
 
 /** A maximal run of consecutive charged days with one unpaid amount and one rate. */
 export interface InterestPeriod {
@@ -63,95 +116,110 @@ export interface InterestPeriod {
   from: string;
   to: string;
   days: number;
-  unpaid: Decimal;
-  annualRatePercent: Decimal;
+  /** Two decimals. */
+  unpaid: string;
+  /** As in the policy (at most 4 decimals). */
+  annualRatePercent: string;
   /** unpaid x days x annualRatePercent: the period's exact interest times 36,500. */
   scaled: Decimal;
-  /** The exact interest rounded half-up to paisa: for reading only. */
-  interest: Decimal;
+  /** The exact interest rounded half-up to paisa (two decimals): for reading only. */
+  interest: string;
 }
 
 export interface SplitInterest {
   periods: InterestPeriod[];
   /** The split's exact interest times 36,500 (the sum of its periods' `scaled`). */
   scaled: Decimal;
-  /** The exact interest rounded half-up to paisa, once. */
-  accrued: Decimal;
+  /** The exact interest rounded half-up to paisa, once (two decimals). */
+  accrued: string;
 }
 
-/** An exact interest (times 36,500) in rupees, rounded half-up to paisa. */
-export function toPaisa(scaled: Decimal): Decimal {
-  return new Exact(scaled).div(DIVISOR).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+/** An exact interest (times 36,500) in rupees, rounded half-up to paisa, as two-decimal text. */
+export function toPaisa(scaled: Decimal): string {
+  return paisa(new Exact(scaled));
 }
 
-/** The interest of one split at `asOf` under `terms`. */
+/** toPaisa of a decimal already made by Exact (its own precision governs the division). */
+const paisa = (scaled: Decimal) => scaled.div(DIVISOR).toFixed(2, Decimal.ROUND_HALF_UP);
+
+interface Run {
+  from: number;
+  to: number;
+  unpaid: Decimal;
+  rate: number;
+}
+
+/** The interest of one split at `asOf` under `terms` (prepared once for many splits, or not). */
 export function splitInterest(
   ledger: SplitLedger,
-  terms: InterestTerms,
+  terms: InterestTerms | PreparedTerms,
   asOf: string,
 ): SplitInterest {
-  const first = dayNumber(ledger.dueDate) + terms.graceDays + 1;
+  const prepared = isPrepared(terms) ? terms : prepareTerms(terms);
+  const first = dayNumber(ledger.dueDate) + prepared.graceDays + 1;
   const last = dayNumber(asOf);
-  const periods: InterestPeriod[] = [];
-  if (last < first) return { periods, scaled: new Exact(0), accrued: new Exact(0) };
+  if (last < first) return { periods: [], scaled: new Exact(0), accrued: '0.00' };
 
   const amount = new Exact(ledger.amount);
   // What was paid on day d stops bearing interest from d + 1.
   const steps = ledger.payments
-    .map((p) => ({ day: dayNumber(p.date) + 1, amount: new Exact(p.amount) }))
+    .map((p) => ({ day: dayNumber(p.date) + 1, amount: p.amount }))
     .filter((s) => s.day <= last + 1)
     .sort((a, b) => a.day - b.day);
-  const rates = [...terms.rates]
-    .map((r) => ({
-      day: dayNumber(r.effectiveFrom),
-      percent: new Exact(String(r.annualRatePercent)),
-    }))
-    .sort((a, b) => a.day - b.day);
+  const rates = prepared.rates;
 
   // The days in [first, last] where the unpaid amount or the rate may change.
-  const changes = new Set<number>([first]);
-  for (const s of steps) if (s.day > first && s.day <= last) changes.add(s.day);
-  for (const r of rates) if (r.day > first && r.day <= last) changes.add(r.day);
-  const starts = [...changes].sort((a, b) => a - b);
+  const changes = [first];
+  for (const s of steps) if (s.day > first && s.day <= last) changes.push(s.day);
+  for (const r of rates) if (r.day > first && r.day <= last) changes.push(r.day);
+  changes.sort((a, b) => a - b);
+  const starts = changes.filter((day, i) => i === 0 || day !== changes[i - 1]);
 
-  let paid = new Exact(0);
+  const runs: Run[] = [];
+  let unpaid = amount;
   let step = 0;
   let rate = -1;
-  for (const [i, from] of starts.entries()) {
+  for (let i = 0; i < starts.length; i++) {
+    const from = starts[i];
     const to = i + 1 < starts.length ? starts[i + 1] - 1 : last;
-    while (step < steps.length && steps[step].day <= from) paid = paid.plus(steps[step++].amount);
+    while (step < steps.length && steps[step].day <= from) {
+      unpaid = unpaid.minus(steps[step++].amount);
+    }
     while (rate + 1 < rates.length && rates[rate + 1].day <= from) rate++;
-    const unpaid = Exact.max(amount.minus(paid), 0);
-    if (rate < 0 || unpaid.isZero()) continue;
-    const percent = rates[rate].percent;
-    const previous = periods[periods.length - 1];
+    if (rate < 0 || unpaid.lte(0)) continue;
+    const previous = runs[runs.length - 1];
     if (
       previous &&
-      dayNumber(previous.to) === from - 1 &&
+      previous.to === from - 1 &&
       previous.unpaid.eq(unpaid) &&
-      previous.annualRatePercent.eq(percent)
+      rates[previous.rate].rate.eq(rates[rate].rate)
     ) {
-      previous.to = dayText(to);
-      previous.days += to - from + 1;
+      previous.to = to;
     } else {
-      periods.push({
-        from: dayText(from),
-        to: dayText(to),
-        days: to - from + 1,
-        unpaid,
-        annualRatePercent: percent,
-        scaled: new Exact(0),
-        interest: new Exact(0),
-      });
+      runs.push({ from, to, unpaid, rate });
     }
   }
-  let scaled = new Exact(0);
-  for (const p of periods) {
-    p.scaled = p.unpaid.times(p.days).times(p.annualRatePercent);
-    p.interest = toPaisa(p.scaled);
-    scaled = scaled.plus(p.scaled);
-  }
-  return { periods, scaled, accrued: toPaisa(scaled) };
+
+  let total = new Exact(0);
+  const periods = runs.map((run): InterestPeriod => {
+    const days = run.to - run.from + 1;
+    const scaled = run.unpaid.times(days).times(rates[run.rate].rate);
+    total = total.plus(scaled);
+    return {
+      from: dayText(run.from),
+      to: dayText(run.to),
+      days,
+      unpaid: run.unpaid.toFixed(2),
+      annualRatePercent: rates[run.rate].percent,
+      scaled,
+      interest: paisa(scaled),
+    };
+  });
+  return { periods, scaled: total, accrued: paisa(total) };
+}
+
+function isPrepared(terms: InterestTerms | PreparedTerms): terms is PreparedTerms {
+  return 'prepared' in terms;
 }
 
 /** One payer's interest on a booking. */
@@ -184,10 +252,10 @@ export function payerInterest(
     if (!p) {
       p = {
         payerId,
-        accrued: new Exact(0),
-        demanded: new Exact(0),
-        waived: new Exact(0),
-        due: new Exact(0),
+        accrued: new Decimal(0),
+        demanded: new Decimal(0),
+        waived: new Decimal(0),
+        due: new Decimal(0),
       };
       payers.set(payerId, p);
     }
@@ -197,6 +265,6 @@ export function payerInterest(
   for (const d of demanded) payer(d.payerId).demanded = payer(d.payerId).demanded.plus(d.amount);
   for (const w of waived) payer(w.payerId).waived = payer(w.payerId).waived.plus(w.amount);
   for (const p of payers.values())
-    p.due = Exact.max(p.accrued.minus(p.demanded).minus(p.waived), 0);
+    p.due = Decimal.max(p.accrued.minus(p.demanded).minus(p.waived), 0);
   return [...payers.values()];
 }

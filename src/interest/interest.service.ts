@@ -9,7 +9,7 @@ import {
   localDateInZone,
 } from '@/common/dates/local-date';
 import { decimalFromJson } from '@/common/field-validators';
-import { toMoney } from '@/common/money/money';
+import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BOOKING_CANCELLED } from '@/demands/demands.errors';
@@ -34,6 +34,7 @@ import {
   dayText,
   PayerInterest,
   payerInterest,
+  prepareTerms,
   SplitInterest,
   splitInterest,
 } from './interest-rule';
@@ -76,7 +77,10 @@ export interface BookingInterest {
 /** The figures of the rule for one booking, from the row of INTEREST_SQL. */
 export function bookingInterest(row: InterestRow, asOf: string, counted: Counted): BookingInterest {
   const enabled = row.policy?.enabled ?? false;
-  const terms = { graceDays: row.policy?.grace_days ?? 0, rates: row.policy?.rates ?? [] };
+  const terms = prepareTerms({
+    graceDays: row.policy?.grace_days ?? 0,
+    rates: row.policy?.rates ?? [],
+  });
   const splits = enabled
     ? row.splits.map((split) => ({
         split,
@@ -294,9 +298,17 @@ export class InterestService {
   }
 }
 
-function toView(interest: BookingInterest, tenant: TenantContext): BookingInterestView {
-  const money = (v: Decimal | string) =>
-    toMoney(typeof v === 'string' ? v : v.toFixed(2), tenant.currency, tenant.locale);
+/** The figures as the API shows them (Money objects in the tenant's currency and locale). */
+export function toView(interest: BookingInterest, tenant: TenantContext): BookingInterestView {
+  // A booking's periods repeat few amounts (an unpaid amount across rate changes, zeros): each
+  // distinct amount is formatted once per response.
+  const formatted = new Map<string, Money>();
+  const money = (v: Decimal | string) => {
+    const text = typeof v === 'string' ? v : v.toFixed(2);
+    let m = formatted.get(text);
+    if (!m) formatted.set(text, (m = toMoney(text, tenant.currency, tenant.locale)));
+    return m;
+  };
   const { row } = interest;
   return {
     booking: {
@@ -319,7 +331,7 @@ function toView(interest: BookingInterest, tenant: TenantContext): BookingIntere
         to: p.to,
         days: p.days,
         unpaid: money(p.unpaid),
-        annualRatePercent: p.annualRatePercent.toNumber(),
+        annualRatePercent: Number(p.annualRatePercent),
         interest: money(p.interest),
       })),
       accrued: money(i.accrued),

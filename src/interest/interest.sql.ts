@@ -37,28 +37,25 @@ export const INTEREST_SQL = `WITH policy AS (
            ON s.tenant_id = $1 AND s.demand_id = d.id AND s.payer_type = ANY (p.payer_types)
         WHERE p.enabled
           AND (s.status <> 'CANCELLED'
-               OR (d.cancelled_at AT TIME ZONE $4::text)::date > $3::date)),
-     paid AS (
-       SELECT x.demand_split_id,
-              json_agg(json_build_object('date', x.received_date, 'amount', x.amount::text)
-                       ORDER BY x.received_date) AS payments
-         FROM (SELECT r.demand_split_id, r.received_date, sum(r.amount) AS amount
-                 FROM receipts r
-                WHERE r.tenant_id = $1 AND r.booking_id = $2 AND r.received_date <= $3::date
-                  AND (r.status = 'ACTIVE' OR r.status_changed_on > $3::date)
-                  AND r.demand_split_id IN (SELECT c.id FROM covered c)
-                GROUP BY r.demand_split_id, r.received_date) x
-        GROUP BY x.demand_split_id)
+               OR (d.cancelled_at AT TIME ZONE $4::text)::date > $3::date))
 SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
        (SELECT row_to_json(p) FROM policy p) AS policy,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', c.id, 'demand', c.demand_id, 'demandNumber', c.demand_number,
                  'payerType', c.payer_type, 'payerId', c.payer_id, 'dueDate', c.due_date,
-                 'amount', c.amount::text, 'payments', coalesce(pd.payments, '[]'::json))
+                 'amount', c.amount::text, 'payments',
+                 (SELECT coalesce(json_agg(json_build_object('date', x.received_date,
+                                                             'amount', x.amount::text)
+                                           ORDER BY x.received_date), '[]'::json)
+                    FROM (SELECT r.received_date, sum(r.amount) AS amount
+                            FROM receipts r
+                           WHERE r.tenant_id = $1 AND r.demand_split_id = c.id
+                             AND r.received_date <= $3::date
+                             AND (r.status = 'ACTIVE' OR r.status_changed_on > $3::date)
+                           GROUP BY r.received_date) x))
                ORDER BY c.due_date, length(c.demand_number), c.demand_number,
                         length(c.demand_split_number), c.demand_split_number), '[]'::json)
-          FROM covered c
-          LEFT JOIN paid pd ON pd.demand_split_id = c.id) AS splits,
+          FROM covered c) AS splits,
        (SELECT coalesce(json_agg(json_build_object(
                  'demand', d.id, 'demandDate', d.demand_date, 'interestThrough', d.interest_through,
                  'cancelledOn', CASE WHEN d.status = 'CANCELLED'
