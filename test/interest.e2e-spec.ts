@@ -601,6 +601,32 @@ describe('interest on late payment', () => {
       ]);
     });
 
+    it('two demands or waivers at once on one booking: the second sees the first', async () => {
+      const key = await newTenant();
+      await setPolicy(
+        key,
+        policy({ rates: [{ effectiveFrom: '2025-01-01', annualRatePercent: 12 }] }),
+      );
+      const demand = await due(key, 36500, '2026-01-01');
+      await pay(key, demand.splits[0].id, 36500, '2026-01-11');
+      const raised = await Promise.all(
+        [1, 2, 3].map(() => raise(key, demand.booking, '2026-03-31')),
+      );
+      expect(raised.map((r) => r.status).sort()).toEqual([201, 422, 422]);
+      expect(raised.filter((r) => r.status === 422).map((r) => r.body.code)).toEqual([
+        'INTEREST_ALREADY_DEMANDED',
+        'INTEREST_ALREADY_DEMANDED',
+      ]);
+      // 120.00 accrued, all demanded: cancel it, then waive 80 twice at once: one is refused.
+      const created = raised.find((r) => r.status === 201)!.body as DemandView;
+      expect(created.totalAmount.amount).toBe(120);
+      await post(t, key, `/demands/${created.id}/cancel`, { reason: 'Waived instead' });
+      const payer = demand.splits[0].payerId;
+      const waived = await Promise.all([1, 2].map(() => waive(key, demand.booking, payer, 80)));
+      expect(waived.map((r) => r.status).sort()).toEqual([201, 422]);
+      expect((await interest(key, demand.booking)).totals.due.amount).toBe(40);
+    });
+
     it('refuses: asOf after today (400), disabled (422), nothing due (422), cancelled booking (409), another tenant (404), no receipts:write (403)', async () => {
       const key = await newTenant();
       const demand = await due(key, 100_000, '2026-01-01');
