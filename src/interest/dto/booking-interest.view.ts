@@ -4,16 +4,21 @@ import { PAYER_TYPES } from '@/common/domain/enums';
 import { InterestWaiverView } from './interest-waiver.view';
 
 export class InterestBookingView {
-  @ApiProperty({ format: 'uuid', example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' })
+  @ApiProperty({
+    description: 'Booking identifier.',
+    format: 'uuid',
+    example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
   id: string;
-  @ApiProperty({ example: 'BKG/26-27/00012' }) bookingNumber: string;
+  @ApiProperty({ description: 'The booking number.', example: 'BKG/26-27/00012' })
+  bookingNumber: string;
   @ApiProperty({
     description: 'The booked unit.',
     format: 'uuid',
     example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
   })
   unit: string;
-  @ApiProperty({ example: 'Ananya Iyer' }) buyerName: string;
+  @ApiProperty({ description: 'Name of the buyer.', example: 'Ananya Iyer' }) buyerName: string;
 }
 
 /** A maximal run of consecutive days charged with one unpaid amount and one rate. */
@@ -41,15 +46,34 @@ export class InterestPeriodView {
 }
 
 export class InterestSplitView {
-  @ApiProperty({ format: 'uuid', example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' })
+  @ApiProperty({
+    description: 'The demand split bearing the interest.',
+    format: 'uuid',
+    example: '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b',
+  })
   demandSplit: string;
-  @ApiProperty({ format: 'uuid', example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' })
+  @ApiProperty({
+    description: 'Its demand.',
+    format: 'uuid',
+    example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  })
   demand: string;
-  @ApiProperty({ example: 'DMD/25-26/00007' }) demandNumber: string;
-  @ApiProperty({ enum: PAYER_TYPES, example: 'BUYER' }) payerType: string;
-  @ApiProperty({ format: 'uuid', example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a' })
+  @ApiProperty({ description: "The demand's number.", example: 'DMD/25-26/00007' })
+  demandNumber: string;
+  @ApiProperty({ description: 'Who pays the split.', enum: PAYER_TYPES, example: 'BUYER' })
+  payerType: string;
+  @ApiProperty({
+    description: 'The payer of the split.',
+    format: 'uuid',
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
   payerId: string;
-  @ApiProperty({ format: 'date', example: '2026-01-01' }) dueDate: string;
+  @ApiProperty({
+    description: "The demand's due date; interest runs from the day after it plus graceDays.",
+    format: 'date',
+    example: '2026-01-01',
+  })
+  dueDate: string;
   @ApiProperty({
     description: 'The days charged, oldest first (empty when paid in time).',
     type: [InterestPeriodView],
@@ -63,7 +87,11 @@ export class InterestSplitView {
 }
 
 export class PayerInterestView {
-  @ApiProperty({ format: 'uuid', example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a' })
+  @ApiProperty({
+    description: "The payer (a payerId of the booking's splits, demands or waivers).",
+    format: 'uuid',
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
   payerId: string;
   @ApiProperty({ description: "The sum of the payer's splits' accrued.", type: MoneyView })
   accrued: MoneyView;
@@ -80,15 +108,19 @@ export class PayerInterestView {
 }
 
 export class InterestTotalsView {
-  @ApiProperty({ type: MoneyView }) accrued: MoneyView;
-  @ApiProperty({ type: MoneyView }) demanded: MoneyView;
-  @ApiProperty({ type: MoneyView }) waived: MoneyView;
+  @ApiProperty({ description: "The sum of the payers' accrued.", type: MoneyView })
+  accrued: MoneyView;
+  @ApiProperty({ description: "The sum of the payers' demanded.", type: MoneyView })
+  demanded: MoneyView;
+  @ApiProperty({ description: "The sum of the payers' waived.", type: MoneyView })
+  waived: MoneyView;
   @ApiProperty({ description: "The sum of the payers' due.", type: MoneyView }) due: MoneyView;
 }
 
 /** GET /bookings/{id}/interest. */
 export class BookingInterestView {
-  @ApiProperty({ type: InterestBookingView }) booking: InterestBookingView;
+  @ApiProperty({ description: 'The booking.', type: InterestBookingView })
+  booking: InterestBookingView;
   @ApiProperty({
     description: 'The business date (YYYY-MM-DD).',
     format: 'date',
@@ -116,5 +148,6 @@ export class BookingInterestView {
     type: [InterestWaiverView],
   })
   waivers: InterestWaiverView[];
-  @ApiProperty({ type: InterestTotalsView }) totals: InterestTotalsView;
+  @ApiProperty({ description: 'The booking in all, over every payer.', type: InterestTotalsView })
+  totals: InterestTotalsView;
 }
