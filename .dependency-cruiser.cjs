@@ -26,6 +26,9 @@ const LAYERS = [
   ['payments'],
   // What buyers owe (ageing): reads demands, splits and receipts with its own SQL.
   ['receivables'],
+  // Interest on late payment: its own policy, statement and waivers; raises INTEREST demands
+  // through demands. Below receivables, so a statement of account can show its figures.
+  ['interest'],
   // The records, each over the one below.
   ['receipts'],
   ['demands'],

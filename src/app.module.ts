@@ -39,6 +39,7 @@ import { TenancyModule } from '@/http/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
 import { ReceivablesModule } from '@/receivables/receivables.module';
+import { InterestModule } from '@/interest/interest.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -100,6 +101,7 @@ export class AppModule {
         DocumentsModule,
         EventsModule,
         WebhooksModule,
+        InterestModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

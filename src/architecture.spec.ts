@@ -19,6 +19,7 @@ const ROOMS = [
   'health',
   'housekeeping',
   'http',
+  'interest',
   'numbering',
   'payments',
   'platform',

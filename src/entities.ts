@@ -8,6 +8,9 @@ import { Receipt } from '@/receipts/receipt.entity';
 import { TenantConfigurationHistory } from '@/tenant-config/tenant-configuration-history.entity';
 import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity';
 import { Tenant } from '@/http/tenancy/tenant.entity';
+import { InterestPolicy } from '@/interest/interest-policy.entity';
+import { InterestPolicyHistory } from '@/interest/interest-policy-history.entity';
+import { InterestWaiver } from '@/interest/interest-waiver.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
@@ -21,4 +24,7 @@ export const ENTITIES = [
   DemandSplit,
   Receipt,
   IdempotencyKey,
+  InterestPolicy,
+  InterestPolicyHistory,
+  InterestWaiver,
 ];

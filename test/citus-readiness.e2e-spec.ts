@@ -27,6 +27,9 @@ const DISTRIBUTION_ORDER = [
   'events',
   'webhook_subscriptions',
   'webhook_deliveries',
+  'interest_policies',
+  'interest_policy_history',
+  'interest_waivers',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { paymentStatus } from '@/receipts/payment-status';
+import { DEMO_INTEREST_POLICY } from '@/seed/demo-interest';
 import { seedDemoTenants } from '@/seed/demo-seed';
 import { bookingBody, createBooking } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
@@ -190,6 +191,45 @@ describe('demo seed', () => {
     expect(v.version).toBe(v.writes);
     expect(v.reset).toBe(v.version);
     expect(v.top).toBeLessThanOrEqual(v.version);
+  });
+
+  it('gives the first tenant (demo) an interest policy whose rate changes and one interest demand', async () => {
+    const policy = await request(t.server).get('/tenant/interest-policy').set(as(key));
+    expect(policy.body).toMatchObject({ enabled: true, rates: DEMO_INTEREST_POLICY.rates });
+    const theirs = await request(t.server).get('/tenant/interest-policy').set(as(other));
+    expect(theirs.body.enabled).toBe(false);
+
+    const interest = await request(t.server)
+      .post('/demands/search')
+      .set(as(key))
+      .send([{ field: 'demandType', query: 'INTEREST', type: 'EQUALS' }]);
+    expect(interest.body.totalElements).toBe(1);
+    const [demand] = interest.body.content as {
+      booking: string;
+      interestThrough: string;
+      demandDate: string;
+      totalAmount: { amount: number };
+      remarks: string;
+    }[];
+    // Through the end of last month, raised today.
+    const firstOfMonth = `${today.slice(0, 8)}01`;
+    expect(demand.demandDate).toBe(today);
+    expect(demand.interestThrough < firstOfMonth).toBe(true);
+    expect(demand.remarks).toMatch(/^Interest on late payment, \d{4}-\d{2}-\d{2} to /);
+    expect(demand.totalAmount.amount).toBeGreaterThan(0);
+
+    // Late payments on that booking bear interest at the policy's rates.
+    const view = await request(t.server).get(`/bookings/${demand.booking}/interest`).set(as(key));
+    expect(view.status).toBe(200);
+    expect(view.body.totals.demanded.amount).toBe(demand.totalAmount.amount);
+    expect(view.body.totals.accrued.amount).toBeGreaterThanOrEqual(demand.totalAmount.amount);
+    const rates = new Set(
+      (view.body.splits as { periods: { annualRatePercent: number }[] }[]).flatMap((s) =>
+        s.periods.map((p) => p.annualRatePercent),
+      ),
+    );
+    expect(rates.size).toBeGreaterThan(0);
+    for (const rate of rates) expect([10.85, 10.65]).toContain(rate);
   });
 
   it('records every number as issued and API-issued numbers continue each series without a gap', async () => {

@@ -271,6 +271,96 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call(operation, bad)).status).toBe(400);
   });
 
+  it('interest: policy 200, 400, 412, history; booking interest, demands and waivers 201, 400, 404, 422', async () => {
+    const read = await call(
+      'GET /tenant/interest-policy',
+      http().get('/tenant/interest-policy').set(as(tenant)),
+    );
+    expect(read.status).toBe(200);
+    expect(
+      (await call('GET /tenant/interest-policy', http().get('/tenant/interest-policy'))).status,
+    ).toBe(401);
+    const policy = {
+      enabled: true,
+      graceDays: 0,
+      rates: [
+        { effectiveFrom: '2025-04-01', annualRatePercent: 10.85 },
+        { effectiveFrom: '2025-11-01', annualRatePercent: 10.65 },
+      ],
+      demandTypes: ['MILESTONE', 'MANUAL'],
+      payerTypes: ['BUYER', 'CO_BUYER'],
+    };
+    const put = (body: object, ifMatch: string) =>
+      http().put('/tenant/interest-policy').set(as(tenant)).set('If-Match', ifMatch).send(body);
+    expect((await call('PUT /tenant/interest-policy', put(policy, read.headers.etag))).status).toBe(
+      200,
+    );
+    expect((await call('PUT /tenant/interest-policy', put(policy, read.headers.etag))).status).toBe(
+      412,
+    );
+    expect(
+      (await call('PUT /tenant/interest-policy', put({ ...policy, rates: [] }, '*'))).status,
+    ).toBe(400);
+    const history = http().get('/tenant/interest-policy/history');
+    expect(
+      (await call('GET /tenant/interest-policy/history', history.set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          'GET /tenant/interest-policy/history',
+          http().get('/tenant/interest-policy/history'),
+        )
+      ).status,
+    ).toBe(401);
+
+    const payerId = randomUUID();
+    const demand = await createDemand(t, tenant, {
+      dueDate: '2026-01-01',
+      demandDate: '2025-12-01',
+      splits: [split(100000, 'BUYER', payerId)],
+    });
+    const path = `/bookings/${demand.booking}`;
+    const view = await call(
+      'GET /bookings/{id}/interest',
+      http().get(`${path}/interest?asOf=2026-03-31`).set(as(tenant)),
+    );
+    expect(view.status).toBe(200);
+    expect((view.body as { splits: { periods: unknown[] }[] }).splits[0].periods).toHaveLength(1);
+    expect(
+      (
+        await call(
+          'GET /bookings/{id}/interest',
+          http().get(`${path}/interest?asOf=x`).set(as(tenant)),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('GET /bookings/{id}/interest', http().get(`${path}/interest`).set(as(other))))
+        .status,
+    ).toBe(404);
+
+    const raise = (key: string, body: object) =>
+      http().post(`${path}/interest-demands`).set(as(key)).send(body);
+    const body = { asOf: '2026-03-31', dueDate: '2026-12-15' };
+    const op = 'POST /bookings/{id}/interest-demands';
+    expect((await call(op, raise(tenant, body))).status).toBe(201);
+    expect((await call(op, raise(tenant, body))).status).toBe(422);
+    expect((await call(op, raise(tenant, { asOf: '2026-03-31' }))).status).toBe(400);
+    expect((await call(op, raise(other, body))).status).toBe(404);
+
+    const waive = (key: string, amount: number) =>
+      http()
+        .post(`${path}/interest-waivers`)
+        .set(as(key))
+        .send({ payerId, amount, reason: 'Goodwill' });
+    const waiver = 'POST /bookings/{id}/interest-waivers';
+    expect((await call(waiver, waive(tenant, 10))).status).toBe(201);
+    expect((await call(waiver, waive(tenant, 99999999))).status).toBe(422);
+    expect((await call(waiver, waive(tenant, 0))).status).toBe(400);
+    expect((await call(waiver, waive(other, 1))).status).toBe(404);
+  });
+
   it('webhooks: 201, 200, 204, 400, 404 (another tenant)', async () => {
     const url = 'http://127.0.0.1:9/hooks';
     const created = await call(

@@ -161,6 +161,7 @@ describe('write side: bookings, demands, receipts', () => {
         pendingAmount: money(250000.5, '2,50,000.50'),
         buyerName: 'Kavya Nair',
         demandDate: '2026-11-20',
+        interestThrough: null,
         splits: [
           {
             id: expect.stringMatching(UUID),

@@ -14,6 +14,7 @@ import { EventRetention1764800000000 } from '../../migrations/1764800000000-Even
 import { Webhooks1764900000000 } from '../../migrations/1764900000000-Webhooks';
 import { TdsAndInterest1765024000000 } from '../../migrations/1765024000000-TdsAndInterest';
 import { ReceiptsLeftActive1765050000000 } from '../../migrations/1765050000000-ReceiptsLeftActive';
+import { Interest1765100000000 } from '../../migrations/1765100000000-Interest';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   Webhooks1764900000000,
   TdsAndInterest1765024000000,
   ReceiptsLeftActive1765050000000,
+  Interest1765100000000,
 ];
 
 export function dataSourceOptions(

@@ -15,7 +15,8 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 /**
  * Money columns are numeric(18,2) read as decimal strings; arithmetic uses decimal.js.
  * Mirrors migrations/1763776800000-InitialSchema.ts, 1764500000000-StatusChanges.ts and
- * 1764600000000-DemandBookingSearch.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ * 1764600000000-DemandBookingSearch.ts and 1765100000000-Interest.ts;
+ * test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('demands')
 @Unique('demands_tenant_id_demand_number_key', ['tenantId', 'demandNumber'])
@@ -26,6 +27,7 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Check('demands_total_amount_check', `total_amount > 0`)
 @Check('demands_status_check', `status IN ('PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED')`)
 @Check('demands_check', `received_amount >= 0 AND received_amount <= total_amount`)
+@Check('demands_interest_through_check', `interest_through IS NULL OR demand_type = 'INTEREST'`)
 @Index('demands_booking_idx', ['tenantId', 'bookingId'])
 @Index('demands_due_date_idx', ['tenantId', 'dueDate', 'id'])
 @Index('demands_open_due_date_idx', ['tenantId', 'dueDate', 'id'], {
@@ -112,4 +114,8 @@ export class Demand {
 
   @Column({ name: 'cancelled_by', type: 'text', nullable: true })
   cancelledBy: string | null;
+
+  /** The last day an INTEREST demand bills (1765100000000-Interest.ts); null otherwise. */
+  @Column({ name: 'interest_through', type: 'date', nullable: true })
+  interestThrough: string | null;
 }

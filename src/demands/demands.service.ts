@@ -43,7 +43,15 @@ export class DemandsService {
     private readonly outbox: OutboxService,
   ) {}
 
-  async create(tenant: TenantContext, body: CreateDemandRequest): Promise<DemandView> {
+  /**
+   * POST /demands; also raises the demands of other features (a bounce's charges, interest on
+   * late payment with its `interestThrough`).
+   */
+  async create(
+    tenant: TenantContext,
+    body: CreateDemandRequest,
+    options: { interestThrough?: string } = {},
+  ): Promise<DemandView> {
     const total = decimalFromJson(body.totalAmount);
     const amounts = body.splits.map((s) => decimalFromJson(s.amount));
     const sum = amounts.reduce((a, b) => a.plus(b), new Decimal(0));
@@ -92,6 +100,7 @@ export class DemandsService {
         demandDate,
         remarks: body.remarks ?? '',
         createdBy: tenant.actor,
+        interestThrough: options.interestThrough ?? null,
       }),
     );
 

@@ -15,11 +15,14 @@ export interface DemandRow {
   remarks: string;
   status: string;
   buyer_name: string;
+  /** The last day an INTEREST demand bills; null for every other demand. */
+  interest_through: string | null;
 }
 
 export const DEMAND_COLUMNS = `id, booking_id, unit_id, milestone_id, demand_type, demand_number,
   total_amount::text AS total_amount, received_amount::text AS received_amount,
-  due_date::text AS due_date, demand_date::text AS demand_date, remarks, status, buyer_name`;
+  due_date::text AS due_date, demand_date::text AS demand_date, remarks, status, buyer_name,
+  interest_through::text AS interest_through`;
 
 /** A demand_splits row as selected by DEMAND_SPLIT_COLUMNS. */
 export interface DemandSplitRow {
@@ -58,8 +61,8 @@ export const bookingForDemandParams = (p: { tenantId: string; bookingId: string 
 
 export const INSERT_DEMAND_SQL = `INSERT INTO demands (tenant_id, booking_id, unit_id, buyer_name, milestone_id, demand_type,
                             demand_number, total_amount, received_amount, due_date, demand_date,
-                            remarks, status, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 0, $9, $10, $11, 'PENDING', $12)
+                            remarks, status, created_by, interest_through)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::numeric, 0, $9, $10, $11, 'PENDING', $12, $13::date)
        RETURNING ${DEMAND_COLUMNS}`;
 
 export const insertDemandParams = (p: {
@@ -76,6 +79,8 @@ export const insertDemandParams = (p: {
   demandDate: string;
   remarks: string;
   createdBy: string;
+  /** An INTEREST demand's last billed day (POST /bookings/{id}/interest-demands), else null. */
+  interestThrough?: string | null;
 }): unknown[] => [
   p.tenantId,
   p.bookingId,
@@ -89,6 +94,7 @@ export const insertDemandParams = (p: {
   p.demandDate,
   p.remarks,
   p.createdBy,
+  p.interestThrough ?? null,
 ];
 
 /** All splits of a new demand in one statement; WITH ORDINALITY keeps the order they were sent in. */

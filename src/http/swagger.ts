@@ -68,6 +68,10 @@ const TAGS: [name: string, description: string][] = [
     'What buyers owe: outstanding by days past the due date (ageing), at any business date.',
   ],
   [
+    'interest',
+    "Interest on late payment: the tenant's policy (rates over time), interest per booking at any business date, interest demands and waivers.",
+  ],
+  [
     'events',
     'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
   ],

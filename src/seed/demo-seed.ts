@@ -12,6 +12,7 @@ import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
+import { seedDemoInterest } from './demo-interest';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
   ADVANCE_SEARCH_VERSION_SQL,
@@ -73,7 +74,8 @@ export async function seedDemoData(app: INestApplicationContext, config: AppConf
 
 /**
  * Creates the tenants and their histories (exactly `receiptsPerTenant` receipts each) in one
- * transaction; returns receipts per tenant. `progress` hears of every chunk written.
+ * transaction; the first (`demo`) also gets an interest policy and an interest demand
+ * (demo-interest.ts). Returns receipts per tenant. `progress` hears of every chunk written.
  */
 export async function seedDemoTenants(
   app: INestApplicationContext,
@@ -96,6 +98,7 @@ export async function seedDemoTenants(
           progress?.(spec.key, receipts),
         );
       }
+      if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
     }),
   );
   return counts;

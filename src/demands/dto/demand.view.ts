@@ -120,6 +120,16 @@ export class DemandView extends DemandMetaView {
   demandDate: string;
 
   @ApiProperty({
+    description:
+      'INTEREST demands raised by POST /bookings/{id}/interest-demands: the last day of interest they bill (YYYY-MM-DD); null for every other demand.',
+    format: 'date',
+    nullable: true,
+    type: String,
+    example: null,
+  })
+  interestThrough: string | null;
+
+  @ApiProperty({
     type: [DemandSplitMetaView],
     description: 'One split per payer, in the order they were sent.',
   })
@@ -144,7 +154,7 @@ export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): Dema
 
 /** The DemandMeta summary (also embedded in every receipt). */
 export function toDemandMetaView(
-  row: Omit<DemandRow, 'demand_date'>,
+  row: Omit<DemandRow, 'demand_date' | 'interest_through'>,
   money: MoneyOf,
 ): DemandMetaView {
   return {
@@ -173,6 +183,7 @@ export function toDemandView(
   return {
     ...toDemandMetaView(row, money),
     demandDate: row.demand_date,
+    interestThrough: row.interest_through,
     splits: splits.map((s) => toDemandSplitMetaView(s, money)),
   };
 }

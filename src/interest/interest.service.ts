@@ -1,0 +1,362 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import Decimal from 'decimal.js';
+import { FieldError } from '@/common/app-error';
+import {
+  formatLocalDate,
+  isValidLocalDate,
+  localDateFields,
+  localDateInZone,
+} from '@/common/dates/local-date';
+import { decimalFromJson } from '@/common/field-validators';
+import { Money, toMoney } from '@/common/money/money';
+import { TenantContext } from '@/common/tenant-context';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
+import { BOOKING_CANCELLED } from '@/demands/demands.errors';
+import { DemandsService } from '@/demands/demands.service';
+import { CreateDemandRequest } from '@/demands/dto/create-demand.request';
+import { DemandView } from '@/demands/dto/demand.view';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { BookingInterestView } from './dto/booking-interest.view';
+import { InterestDemandRequest } from './dto/interest-demand.request';
+import { InterestWaiverRequest } from './dto/interest-waiver.request';
+import { InterestWaiverView } from './dto/interest-waiver.view';
+import {
+  INTEREST_ALREADY_DEMANDED,
+  INTEREST_DISABLED,
+  INTEREST_REQUEST_INVALID,
+  NO_INTEREST_DUE,
+  WAIVER_EXCEEDS_DUE,
+} from './interest.errors';
+import {
+  dayNumber,
+  dayText,
+  PayerInterest,
+  payerInterest,
+  prepareTerms,
+  SplitInterest,
+  splitInterest,
+} from './interest-rule';
+import {
+  bookingParams,
+  INSERT_WAIVER_SQL,
+  insertWaiverParams,
+  INTEREST_SQL,
+  interestParams,
+  InterestRow,
+  InterestSplitRow,
+  InterestWaiverRow,
+  LOCK_BOOKING_SQL,
+  LockedBookingRow,
+  WaiverRow,
+} from './interest.sql';
+
+/**
+ * Which interest demands and waivers count against what accrued:
+ * - `asOf` (GET, waivers): demands dated on or before asOf, not cancelled at asOf, whose
+ *   interestThrough is on or before asOf; waivers dated on or before asOf.
+ * - `recorded` (a new interest demand): every demand not cancelled now and every waiver, so that
+ *   a demand backdated before an earlier one was raised never bills the same days twice.
+ */
+type Counted = 'asOf' | 'recorded';
+
+/** The interest of one booking at asOf, in decimals. */
+export interface BookingInterest {
+  row: InterestRow;
+  asOf: string;
+  enabled: boolean;
+  splits: { split: InterestSplitRow; interest: SplitInterest }[];
+  payers: PayerInterest[];
+  waivers: InterestWaiverRow[];
+  totals: { accrued: Decimal; demanded: Decimal; waived: Decimal; due: Decimal };
+  /** The latest interestThrough of the booking's interest demands not cancelled now. */
+  demandedThrough: string | null;
+}
+
+/** The figures of the rule for one booking, from the row of INTEREST_SQL. */
+export function bookingInterest(row: InterestRow, asOf: string, counted: Counted): BookingInterest {
+  const enabled = row.policy?.enabled ?? false;
+  const terms = prepareTerms({
+    graceDays: row.policy?.grace_days ?? 0,
+    rates: row.policy?.rates ?? [],
+  });
+  const splits = enabled
+    ? row.splits.map((split) => ({
+        split,
+        interest: splitInterest(
+          { amount: split.amount, dueDate: split.dueDate, payments: split.payments },
+          terms,
+          asOf,
+        ),
+      }))
+    : [];
+  const demanded = row.demanded.filter((d) =>
+    counted === 'recorded'
+      ? d.cancelledOn === null
+      : d.demandDate <= asOf &&
+        d.interestThrough <= asOf &&
+        (d.cancelledOn === null || d.cancelledOn > asOf),
+  );
+  const waivers = row.waivers.filter((w) => counted === 'recorded' || w.waivedOn <= asOf);
+  const payers = payerInterest(
+    splits.map((s) => ({ payerId: s.split.payerId, amount: s.interest.accrued })),
+    demanded,
+    waivers,
+  );
+  const sum = (pick: (p: PayerInterest) => Decimal) =>
+    payers.reduce((a, p) => a.plus(pick(p)), new Decimal(0));
+  const through = row.demanded
+    .filter((d) => d.cancelledOn === null)
+    .map((d) => d.interestThrough)
+    .sort();
+  return {
+    row,
+    asOf,
+    enabled,
+    splits,
+    payers,
+    waivers,
+    totals: {
+      accrued: sum((p) => p.accrued),
+      demanded: sum((p) => p.demanded),
+      waived: sum((p) => p.waived),
+      due: sum((p) => p.due),
+    },
+    demandedThrough: through.length > 0 ? through[through.length - 1] : null,
+  };
+}
+
+const today = (tenant: TenantContext) =>
+  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+
+function invalid(errors: FieldError[]) {
+  return INTEREST_REQUEST_INVALID.errorWith(
+    { errors },
+    errors.map((e) => `${e.field} ${e.message}`).join('; '),
+  );
+}
+
+/**
+ * Interest on late payment per booking (docs/interest.md): the figures of GET
+ * /bookings/{id}/interest, interest demands and waivers. Every figure comes from one statement
+ * per booking (INTEREST_SQL) and the pure rule (interest-rule.ts). Writes lock the booking first
+ * (LOCK_BOOKING_SQL), so two of them on one booking queue and never bill or waive the same
+ * interest twice.
+ */
+@Injectable()
+export class InterestService {
+  constructor(
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly demands: DemandsService,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  /** The interest of a booking at asOf; 404 when it is not the tenant's. */
+  async compute(
+    tenant: TenantContext,
+    bookingId: string,
+    asOf: string,
+    counted: Counted = 'asOf',
+  ): Promise<BookingInterest> {
+    const [row] = await this.txHost.tx.query<InterestRow[]>(
+      INTEREST_SQL,
+      interestParams({ tenantId: tenant.tenantId, bookingId, asOf, timezone: tenant.timezone }),
+    );
+    if (!row) throw BOOKING_NOT_FOUND.error(bookingId);
+    return bookingInterest(row, asOf, counted);
+  }
+
+  /** GET /bookings/{id}/interest?asOf= (default today; a future date projects). */
+  async view(
+    tenant: TenantContext,
+    bookingId: string,
+    raw: { asOf?: unknown },
+  ): Promise<BookingInterestView> {
+    let asOf = today(tenant);
+    if (raw.asOf !== undefined) {
+      const fields = typeof raw.asOf === 'string' ? localDateFields(raw.asOf) : undefined;
+      if (!fields || !isValidLocalDate(fields)) {
+        throw invalid([{ field: 'asOf', message: 'must be a real calendar date as YYYY-MM-DD' }]);
+      }
+      asOf = raw.asOf as string;
+    }
+    return toView(await this.compute(tenant, bookingId, asOf), tenant);
+  }
+
+  /** POST /bookings/{id}/interest-demands: one INTEREST demand for what is due at asOf. */
+  async raiseDemand(
+    tenant: TenantContext,
+    bookingId: string,
+    body: InterestDemandRequest,
+  ): Promise<DemandView> {
+    const now = today(tenant);
+    if (body.asOf > now) {
+      throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
+    }
+    await this.lockBooking(tenant, bookingId, { refuseCancelled: true });
+    const interest = await this.compute(tenant, bookingId, body.asOf, 'recorded');
+    if (!interest.enabled) throw INTEREST_DISABLED.error();
+    if (interest.demandedThrough !== null && body.asOf <= interest.demandedThrough) {
+      throw INTEREST_ALREADY_DEMANDED.errorWith(
+        { errors: [{ field: 'asOf', message: `must be after ${interest.demandedThrough}` }] },
+        body.asOf,
+        interest.demandedThrough,
+      );
+    }
+    const due = interest.payers.filter((p) => p.due.gt(0));
+    if (due.length === 0) throw NO_INTEREST_DUE.error(body.asOf);
+
+    const payerType = new Map<string, string>();
+    for (const { split } of interest.splits) {
+      if (!payerType.has(split.payerId)) payerType.set(split.payerId, split.payerType);
+    }
+    const firstCharged = interest.splits
+      .flatMap((s) => s.interest.periods.map((p) => p.from))
+      .sort()[0];
+    const from =
+      interest.demandedThrough !== null
+        ? dayText(dayNumber(interest.demandedThrough) + 1)
+        : (firstCharged ?? body.asOf);
+    const total = due.reduce((a, p) => a.plus(p.due), new Decimal(0));
+    const request: CreateDemandRequest = {
+      booking: bookingId,
+      milestone: null,
+      demandType: 'INTEREST',
+      // Two decimals and at most 15 significant digits: the number prints back exactly.
+      totalAmount: total.toNumber(),
+      dueDate: body.dueDate,
+      demandDate: now,
+      remarks: `Interest on late payment, ${from} to ${body.asOf}`,
+      splits: due.map((p) => ({
+        payerType: (payerType.get(p.payerId) ??
+          'BUYER') as CreateDemandRequest['splits'][number]['payerType'],
+        payerId: p.payerId,
+        amount: p.due.toNumber(),
+      })),
+    };
+    return this.demands.create(tenant, request, { interestThrough: body.asOf });
+  }
+
+  /** POST /bookings/{id}/interest-waivers: forgives up to the payer's interest due today. */
+  async waive(
+    tenant: TenantContext,
+    bookingId: string,
+    body: InterestWaiverRequest,
+  ): Promise<InterestWaiverView> {
+    const amount = decimalFromJson(body.amount);
+    const now = today(tenant);
+    await this.lockBooking(tenant, bookingId, { refuseCancelled: false });
+    const interest = await this.compute(tenant, bookingId, now);
+    const payerId = body.payerId.toLowerCase();
+    const due = interest.payers.find((p) => p.payerId === payerId)?.due ?? new Decimal(0);
+    if (amount.gt(due)) {
+      throw WAIVER_EXCEEDS_DUE.errorWith(
+        { errors: [{ field: 'amount', message: `exceeds the ${due.toFixed(2)} due today` }] },
+        amount.toFixed(2),
+        due.toFixed(2),
+      );
+    }
+    const [row] = await this.txHost.tx.query<WaiverRow[]>(
+      INSERT_WAIVER_SQL,
+      insertWaiverParams({
+        tenantId: tenant.tenantId,
+        bookingId,
+        payerId,
+        amount: amount.toFixed(2),
+        reason: body.reason,
+        waivedOn: now,
+        waivedBy: tenant.actor,
+      }),
+    );
+    const view: InterestWaiverView = {
+      id: row.id,
+      booking: row.booking_id,
+      payerId: row.payer_id,
+      amount: toMoney(row.amount, tenant.currency, tenant.locale),
+      reason: row.reason,
+      waivedOn: row.waived_on,
+      waivedBy: row.waived_by,
+    };
+    this.outbox.record('interest.waived', view);
+    return view;
+  }
+
+  private async lockBooking(
+    tenant: TenantContext,
+    bookingId: string,
+    options: { refuseCancelled: boolean },
+  ): Promise<void> {
+    const [booking] = await this.txHost.tx.query<LockedBookingRow[]>(
+      LOCK_BOOKING_SQL,
+      bookingParams({ tenantId: tenant.tenantId, bookingId }),
+    );
+    if (!booking) throw BOOKING_NOT_FOUND.error(bookingId);
+    if (options.refuseCancelled && booking.status === 'CANCELLED') {
+      throw BOOKING_CANCELLED.error(bookingId);
+    }
+  }
+}
+
+/** The figures as the API shows them (Money objects in the tenant's currency and locale). */
+export function toView(interest: BookingInterest, tenant: TenantContext): BookingInterestView {
+  // A booking's periods repeat few amounts (an unpaid amount across rate changes, zeros): each
+  // distinct amount is formatted once per response.
+  const formatted = new Map<string, Money>();
+  const money = (v: Decimal | string) => {
+    const text = typeof v === 'string' ? v : v.toFixed(2);
+    let m = formatted.get(text);
+    if (!m) formatted.set(text, (m = toMoney(text, tenant.currency, tenant.locale)));
+    return m;
+  };
+  const { row } = interest;
+  return {
+    booking: {
+      id: row.id,
+      bookingNumber: row.booking_number,
+      unit: row.unit_id,
+      buyerName: row.buyer_name,
+    },
+    asOf: interest.asOf,
+    enabled: interest.enabled,
+    splits: interest.splits.map(({ split, interest: i }) => ({
+      demandSplit: split.id,
+      demand: split.demand,
+      demandNumber: split.demandNumber,
+      payerType: split.payerType,
+      payerId: split.payerId,
+      dueDate: split.dueDate,
+      periods: i.periods.map((p) => ({
+        from: p.from,
+        to: p.to,
+        days: p.days,
+        unpaid: money(p.unpaid),
+        annualRatePercent: Number(p.annualRatePercent),
+        interest: money(p.interest),
+      })),
+      accrued: money(i.accrued),
+    })),
+    payers: interest.payers.map((p) => ({
+      payerId: p.payerId,
+      accrued: money(p.accrued),
+      demanded: money(p.demanded),
+      waived: money(p.waived),
+      due: money(p.due),
+    })),
+    waivers: interest.waivers.map((w) => ({
+      id: w.id,
+      booking: row.id,
+      payerId: w.payerId,
+      amount: money(w.amount),
+      reason: w.reason,
+      waivedOn: w.waivedOn,
+      waivedBy: w.waivedBy,
+    })),
+    totals: {
+      accrued: money(interest.totals.accrued),
+      demanded: money(interest.totals.demanded),
+      waived: money(interest.totals.waived),
+      due: money(interest.totals.due),
+    },
+  };
+}
