@@ -620,6 +620,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/interest-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's interest policy (with an ETag).
+         * @description Until the first PUT: the default, disabled, with no rates. The response carries an ETag; send it back as If-Match on PUT to avoid overwriting a concurrent change.
+         */
+        get: operations["InterestController_getPolicy"];
+        /**
+         * Replace the interest policy.
+         * @description Every field is required; unknown fields are refused. 400 VALIDATION_FAILED for an enabled policy without rates, two rates with one effectiveFrom, INTEREST in demandTypes, graceDays outside 0..90 or a rate outside 0..36 or with more than 4 decimals. The policy in force is the rule for every computation, past periods included (a change is retroactive); interest already demanded stays demanded. Send If-Match with the ETag of a GET (412 on mismatch). Each change is kept in the history and written as an interest-policy.updated event; a PUT that changes nothing stores nothing. Errors: 412 INTEREST_POLICY_CHANGED.
+         */
+        put: operations["InterestController_replacePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/interest-policy/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every stored version of the interest policy, newest first, with who and when.
+         * @description Empty until the first change (the default policy is not a stored version).
+         */
+        get: operations["InterestController_policyHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/interest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interest on late payment of a booking at asOf: periods, per payer and in total.
+         * @description Per split of a covered demand and payer, with start = dueDate + graceDays: the part paid on date d bears interest for each day t with start < t <= d, the part still unpaid at asOf for each day start < t <= asOf; each day at rate(t) / 100 / 365 (365 in leap years too), rate(t) being the rate in force on t (none before the first rate). Summed exactly per split, rounded half-up to paisa once. Paying receipts are those received on or before asOf that are ACTIVE or were cancelled or bounced after asOf; a split cancelled at asOf bears none; INTEREST demands bear none. A period is a maximal run of consecutive charged days with one unpaid amount and one rate. Per payer: demanded = interest demands dated on or before asOf, not cancelled at asOf, whose interestThrough is on or before asOf; waived = waivers dated on or before asOf; due = accrued - demanded - waived, never below 0. A disabled policy: accrued and due 0, demanded and waived as recorded. A bad asOf is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND.
+         */
+        get: operations["InterestController_bookingInterest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/interest-demands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Demand the interest due on a booking through asOf.
+         * @description Raises one demand of demandType INTEREST, dated today, with interestThrough = asOf and one split per payer with interest due (that amount), numbered like any demand, its remarks naming the period. Due is as GET /bookings/{id}/interest shows it at asOf, counting every interest demand not cancelled and every waiver already recorded, so no interest is billed twice. asOf after today is 400; 422 INTEREST_DISABLED while the policy is disabled; 422 INTEREST_ALREADY_DEMANDED when asOf is not after the latest interestThrough of the booking's interest demands that are not cancelled; 422 NO_INTEREST_DUE when nothing is due; 409 BOOKING_CANCELLED. Cancelling the demand (POST /demands/{id}/cancel) makes its amount due again. Writes a demand.created event. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 422 INTEREST_DISABLED, 422 INTEREST_ALREADY_DEMANDED, 422 NO_INTEREST_DUE, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["InterestController_raiseDemand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/interest-waivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waive part or all of a payer's interest due on a booking.
+         * @description Records a waiver dated today by the caller; 422 WAIVER_EXCEEDS_DUE when the amount is more than the payer's interest due today (GET /bookings/{id}/interest). Waivers show in the interest view. Writes an interest.waived event (data: the waiver). Errors: 404 BOOKING_NOT_FOUND, 422 WAIVER_EXCEEDS_DUE, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["InterestController_waive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1291,6 +1395,12 @@ export interface components {
              * @example 2026-11-22
              */
             demandDate: string;
+            /**
+             * Format: date
+             * @description INTEREST demands raised by POST /bookings/{id}/interest-demands: the last day of interest they bill (YYYY-MM-DD); null for every other demand.
+             * @example null
+             */
+            interestThrough: string | null;
             /** @description One split per payer, in the order they were sent. */
             splits: components["schemas"]["DemandSplitMetaView"][];
         };
@@ -1936,7 +2046,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -1975,14 +2085,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2009,7 +2119,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2101,7 +2211,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2179,14 +2289,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2220,7 +2330,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -2268,6 +2378,324 @@ export interface components {
              * @example 311
              */
             nextAfter: number;
+        };
+        RateView: {
+            /**
+             * Format: date
+             * @description First day this rate is in force.
+             * @example 2025-04-01
+             */
+            effectiveFrom: string;
+            /**
+             * @description Simple annual interest in percent.
+             * @example 10.85
+             */
+            annualRatePercent: number;
+        };
+        InterestPolicyView: {
+            /**
+             * @description Whether interest accrues.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Days after the due date that bear no interest.
+             * @example 0
+             */
+            graceDays: number;
+            /** @description The rates over time, oldest first. */
+            rates: components["schemas"]["RateView"][];
+            /**
+             * @description Demand types that bear interest.
+             * @example [
+             *       "MILESTONE",
+             *       "MANUAL"
+             *     ]
+             */
+            demandTypes: ("MANUAL" | "MILESTONE")[];
+            /**
+             * @description Payer types whose splits bear interest.
+             * @example [
+             *       "BUYER",
+             *       "CO_BUYER"
+             *     ]
+             */
+            payerTypes: ("BUYER" | "CO_BUYER" | "BANK" | "OTHER")[];
+        };
+        RateRequest: {
+            /**
+             * Format: date
+             * @description First day this rate is in force (YYYY-MM-DD); it stays in force until the next rate.
+             * @example 2025-04-01
+             */
+            effectiveFrom: string;
+            /**
+             * @description Simple annual interest in percent, from 0 to 36, at most 4 decimals (charged per day at rate / 100 / 365).
+             * @example 10.85
+             */
+            annualRatePercent: number;
+        };
+        InterestPolicyRequest: {
+            /**
+             * @description Whether interest accrues. Enabled needs at least one rate.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Days after the due date that bear no interest (0 to 90): interest runs from dueDate + graceDays + 1.
+             * @example 0
+             */
+            graceDays: number;
+            /** @description The rates over time, in any order (stored oldest first), at most 100, no two with one effectiveFrom; at least one when enabled. Days before the first effectiveFrom bear no interest. A change applies to every computation, past periods included; interest already demanded stays demanded. */
+            rates: components["schemas"]["RateRequest"][];
+            /**
+             * @description Demand types that bear interest when paid late; never INTEREST (interest bears no interest).
+             * @example [
+             *       "MILESTONE",
+             *       "MANUAL"
+             *     ]
+             */
+            demandTypes: ("MANUAL" | "MILESTONE")[];
+            /**
+             * @description Payer types whose splits bear interest when paid late.
+             * @example [
+             *       "BUYER",
+             *       "CO_BUYER"
+             *     ]
+             */
+            payerTypes: ("BUYER" | "CO_BUYER" | "BANK" | "OTHER")[];
+        };
+        InterestPolicyVersion: {
+            /**
+             * @description Version number, 1 = the first stored.
+             * @example 2
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When this version was stored (UTC).
+             * @example 2026-11-20T11:02:17.456Z
+             */
+            changedAt: string;
+            /**
+             * @description Who stored it (preferred_username, else sub).
+             * @example arjun.mehta
+             */
+            changedBy: string;
+            /** @description The policy as stored by this version. */
+            policy: components["schemas"]["InterestPolicyView"];
+        };
+        InterestBookingView: {
+            /**
+             * Format: uuid
+             * @description Booking identifier.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            id: string;
+            /**
+             * @description The booking number.
+             * @example BKG/26-27/00012
+             */
+            bookingNumber: string;
+            /**
+             * Format: uuid
+             * @description The booked unit.
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            unit: string;
+            /**
+             * @description Name of the buyer.
+             * @example Ananya Iyer
+             */
+            buyerName: string;
+        };
+        InterestPeriodView: {
+            /**
+             * Format: date
+             * @description First charged day.
+             * @example 2026-01-02
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last charged day (inclusive).
+             * @example 2026-01-31
+             */
+            to: string;
+            /**
+             * @description to - from + 1.
+             * @example 30
+             */
+            days: number;
+            /** @description What was unpaid on each of these days. */
+            unpaid: components["schemas"]["MoneyView"];
+            /**
+             * @description The rate in force on these days (percent a year).
+             * @example 11.1
+             */
+            annualRatePercent: number;
+            /** @description unpaid x days x rate / 100 / 365, shown to the paisa for reading; the split's accrued is the exact sum rounded once, so periods may differ from it by rounding. */
+            interest: components["schemas"]["MoneyView"];
+        };
+        InterestSplitView: {
+            /**
+             * Format: uuid
+             * @description The demand split bearing the interest.
+             * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+             */
+            demandSplit: string;
+            /**
+             * Format: uuid
+             * @description Its demand.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * @description The demand's number.
+             * @example DMD/25-26/00007
+             */
+            demandNumber: string;
+            /**
+             * @description Who pays the split.
+             * @example BUYER
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * Format: uuid
+             * @description The payer of the split.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * Format: date
+             * @description The demand's due date; interest runs from the day after it plus graceDays.
+             * @example 2026-01-01
+             */
+            dueDate: string;
+            /** @description The days charged, oldest first (empty when paid in time). */
+            periods: components["schemas"]["InterestPeriodView"][];
+            /** @description The exact interest of the split, rounded half-up to paisa once. */
+            accrued: components["schemas"]["MoneyView"];
+        };
+        PayerInterestView: {
+            /**
+             * Format: uuid
+             * @description The payer (a payerId of the booking's splits, demands or waivers).
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /** @description The sum of the payer's splits' accrued. */
+            accrued: components["schemas"]["MoneyView"];
+            /** @description Interest demands dated on or before asOf, not cancelled at asOf, whose interestThrough is on or before asOf. */
+            demanded: components["schemas"]["MoneyView"];
+            /** @description Waivers dated on or before asOf. */
+            waived: components["schemas"]["MoneyView"];
+            /** @description accrued - demanded - waived, never below 0. */
+            due: components["schemas"]["MoneyView"];
+        };
+        InterestWaiverView: {
+            /**
+             * Format: uuid
+             * @description Waiver identifier.
+             * @example 6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The booking whose interest is waived (an extension: events carry it too).
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * Format: uuid
+             * @description The payer whose interest is waived.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /** @description How much interest is forgiven. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description Why.
+             * @example Possession delayed by the developer
+             */
+            reason: string;
+            /**
+             * Format: date
+             * @description The day it was waived (the tenant's calendar).
+             * @example 2026-11-26
+             */
+            waivedOn: string;
+            /**
+             * @description Who waived it (preferred_username, else sub).
+             * @example arjun.mehta
+             */
+            waivedBy: string;
+        };
+        InterestTotalsView: {
+            /** @description The sum of the payers' accrued. */
+            accrued: components["schemas"]["MoneyView"];
+            /** @description The sum of the payers' demanded. */
+            demanded: components["schemas"]["MoneyView"];
+            /** @description The sum of the payers' waived. */
+            waived: components["schemas"]["MoneyView"];
+            /** @description The sum of the payers' due. */
+            due: components["schemas"]["MoneyView"];
+        };
+        BookingInterestView: {
+            /** @description The booking. */
+            booking: components["schemas"]["InterestBookingView"];
+            /**
+             * Format: date
+             * @description The business date (YYYY-MM-DD).
+             * @example 2026-06-30
+             */
+            asOf: string;
+            /**
+             * @description Whether the tenant's policy is enabled; when not, accrued and due are 0.
+             * @example true
+             */
+            enabled: boolean;
+            /** @description The covered splits existing at asOf (of the policy's demand and payer types, not cancelled at asOf), oldest due first; empty while the policy is disabled. */
+            splits: components["schemas"]["InterestSplitView"][];
+            /** @description Per payer, in order of first appearance. */
+            payers: components["schemas"]["PayerInterestView"][];
+            /** @description Waivers dated on or before asOf, oldest first. */
+            waivers: components["schemas"]["InterestWaiverView"][];
+            /** @description The booking in all, over every payer. */
+            totals: components["schemas"]["InterestTotalsView"];
+        };
+        InterestDemandRequest: {
+            /**
+             * Format: date
+             * @description The last day billed (YYYY-MM-DD), not after today in the tenant's zone (else 400); becomes the demand's interestThrough. Must be after the latest interestThrough of the booking's interest demands that are not cancelled (else 422 INTEREST_ALREADY_DEMANDED).
+             * @example 2026-09-30
+             */
+            asOf: string;
+            /**
+             * Format: date
+             * @description When the interest demand is due (YYYY-MM-DD).
+             * @example 2026-12-15
+             */
+            dueDate: string;
+        };
+        InterestWaiverRequest: {
+            /**
+             * Format: uuid
+             * @description The payer whose interest is waived (a payerId of the booking's splits).
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description How much: > 0, at most two decimals (at most 9999999999999.99); not above the payer's interest due today (else 422 WAIVER_EXCEEDS_DUE).
+             * @example 2500
+             */
+            amount: number;
+            /**
+             * @description Why (kept with the waiver); not blank, at most 1000 characters.
+             * @example Possession delayed by the developer
+             */
+            reason: string;
         };
         FieldErrorView: {
             /**
@@ -6939,7 +7367,7 @@ export interface operations {
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -8230,6 +8658,1061 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/webhooks/{id}/deliveries",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_getPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterestPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_replacePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
+                "If-Match"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterestPolicyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterestPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag`. Codes: INTEREST_POLICY_CHANGED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/interest-policy-changed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "The interest policy changed since it was read (If-Match does not match the current ETag); GET it again and retry.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "INTEREST_POLICY_CHANGED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/interest-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_policyHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterestPolicyVersion"][];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/tenant/interest-policy/history",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/interest-policy/history",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/interest-policy/history",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/interest-policy/history",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/interest-policy/history",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_bookingInterest: {
+        parameters: {
+            query?: {
+                /** @description The business date (YYYY-MM-DD); default today in the tenant's time zone; a future date projects. */
+                asOf?: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingInterestView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: asOf must not be after today (2026-11-26).",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/interest",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_raiseDemand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterestDemandRequest"];
+            };
+        };
+        responses: {
+            /** @description The INTEREST demand (status PENDING) with one split per payer. */
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemandView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: asOf must not be after today (2026-11-26).",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED, NUMBERING_EXHAUSTED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: INTEREST_DISABLED, INTEREST_ALREADY_DEMANDED, NO_INTEREST_DUE, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/interest-demands",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    InterestController_waive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterestWaiverRequest"];
+            };
+        };
+        responses: {
+            /** @description The waiver. */
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterestWaiverView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: WAIVER_EXCEEDS_DUE, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/interest-waivers",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
