@@ -7,7 +7,9 @@
  *   the SQL's EXPLAIN (ANALYZE, BUFFERS) as the application login;
  * - a payment over 5 splits: POST /bookings/{id}/payments against the same transaction from
  *   `pg` (the service's statements, built from its own SQL constants and the floor's receipt
- *   write, bench/floor-server.ts).
+ *   write, bench/floor-server.ts);
+ * - the interest of a booking with 40 demands and 200 receipts: GET /bookings/{id}/interest
+ *   against INTEREST_SQL in a tenant transaction.
  *
  * Before timing, each pair is checked in the statement log (same statements, in order) and on
  * its result (same outstanding; same number of receipts). Service and `pg` alternate within each
@@ -39,6 +41,7 @@ import {
   splitIdsParams,
 } from '@/payments/payments.sql';
 import { AGEING_SQL, ageingParams, AgeingRow } from '@/receivables/receivables.sql';
+import { INTEREST_SQL, interestParams, InterestRow } from '@/interest/interest.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { QueryFn } from '@/receipts/search/exact-counts';
 import { BenchEnvironment, runBench, startBenchEnvironment } from './bench-support';
@@ -114,7 +117,11 @@ class Owes {
     return this.pool.end();
   }
 
-  private headersOf(key: string): Record<string, string> {
+  get baseUrl(): string {
+    return this.env.baseUrl;
+  }
+
+  headersOf(key: string): Record<string, string> {
     const known = this.headers.get(key) ?? this.env.headers(key);
     this.headers.set(key, known);
     return known;
@@ -142,12 +149,17 @@ class Owes {
     path: string,
     body?: unknown,
     expected = 200,
+    extraHeaders: Record<string, string> = {},
   ): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise<T>((resolve, reject) => {
       const req = request(
         this.env.baseUrl + path,
-        { method, agent: this.agent, headers: this.headersOf(tenant.tenantKey) },
+        {
+          method,
+          agent: this.agent,
+          headers: { ...this.headersOf(tenant.tenantKey), ...extraHeaders },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -437,6 +449,129 @@ async function payment(
   return figure;
 }
 
+/**
+ * A booking with 40 demands (one buyer split each, due a fortnight apart through 2025) and 200
+ * receipts (five per split, the last ones late), under a policy whose rate changes once: its
+ * interest through GET /bookings/{id}/interest against INTEREST_SQL alone.
+ */
+async function interest(
+  owes: Owes,
+  log: StatementLog,
+  owner: Client,
+  tenant: TenantContext,
+  runs: number,
+): Promise<Figure> {
+  const policy = await new Promise<string>((resolve, reject) => {
+    request(
+      `${owes.baseUrl}/tenant/interest-policy`,
+      { headers: owes.headersOf(tenant.tenantKey) },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.headers.etag)));
+      },
+    )
+      .on('error', reject)
+      .end();
+  });
+  await owes.call(
+    tenant,
+    'PUT',
+    '/tenant/interest-policy',
+    {
+      enabled: true,
+      graceDays: 0,
+      rates: [
+        { effectiveFrom: '2025-01-01', annualRatePercent: 10.85 },
+        { effectiveFrom: '2025-11-01', annualRatePercent: 10.65 },
+      ],
+      demandTypes: ['MILESTONE', 'MANUAL'],
+      payerTypes: ['BUYER', 'CO_BUYER'],
+    },
+    200,
+    { 'if-match': policy },
+  );
+  const payer = randomUUID();
+  const booking = await owes.call<{ id: string }>(
+    tenant,
+    'POST',
+    '/bookings',
+    { unit: randomUUID(), buyerName: 'Bench Buyer', buyerId: payer, bookingDate: '2025-01-02' },
+    201,
+  );
+  const day = (offset: number) =>
+    new Date(Date.UTC(2025, 0, 5) + offset * 86_400_000).toISOString().slice(0, 10);
+  for (let k = 0; k < 40; k++) {
+    const demand = await owes.call<{ splits: { id: string }[] }>(
+      tenant,
+      'POST',
+      '/demands',
+      {
+        booking: booking.id,
+        milestone: null,
+        demandType: 'MANUAL',
+        totalAmount: 100000,
+        dueDate: day(14 * k + 10),
+        demandDate: day(14 * k),
+        remarks: `Instalment ${k + 1}`,
+        splits: [{ payerType: 'BUYER', payerId: payer, amount: 100000 }],
+      },
+      201,
+    );
+    for (let r = 0; r < 5; r++) {
+      await owes.call(
+        tenant,
+        'POST',
+        '/receipts',
+        {
+          demandSplit: demand.splits[0].id,
+          amount: 15000 + r * 1000,
+          paymentMode: 'NEFT',
+          transactionRef: `UTR${randomUUID().slice(0, 12)}`,
+          receivedDate: day(14 * k + 5 + r * 9),
+        },
+        201,
+      );
+    }
+  }
+  const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+  const params = interestParams({
+    tenantId: tenant.tenantId,
+    bookingId: booking.id,
+    asOf,
+    timezone: tenant.timezone,
+  });
+  const service = () =>
+    owes.call<{ totals: { accrued: { amount: number } } }>(
+      tenant,
+      'GET',
+      `/bookings/${booking.id}/interest?asOf=${asOf}`,
+    );
+  const alone = () =>
+    owes.inTenant(tenant, async (q) => (await q<InterestRow>(INTEREST_SQL, params))[0], false);
+  await sameSql(log, owner, 'interest of a booking (40 demands, 200 receipts)', service, alone);
+  const view = await service();
+  const row = (await alone()).result;
+  if (row.splits.length !== 40) throw new Error(`interest: ${row.splits.length} splits, not 40`);
+  process.stdout.write(
+    `Interest of the booking at ${asOf}: accrued ${view.totals.accrued.amount} over ${row.splits.length} splits\n`,
+  );
+  const figure: Figure = {
+    name: 'interest, 40 demands, 200 receipts',
+    serviceMs: [],
+    sqlMs: [],
+    target: 0.8,
+  };
+  for (let i = 0; i < 10 * runs; i++) {
+    const pair: [number[], () => Promise<unknown>][] = [
+      [figure.serviceMs, service],
+      [figure.sqlMs, alone],
+    ];
+    if (i % 2 === 1) pair.reverse();
+    for (const [times, fn] of pair) times.push(await timed(fn));
+  }
+  return figure;
+}
+
 function report(figures: Figure[]): void {
   const rows = figures.map((f) => {
     const [service, sql] = [p50(f.serviceMs), p50(f.sqlMs)];
@@ -496,6 +631,7 @@ async function main(): Promise<void> {
     const figures = [
       await ageing(owes, log, env.owner, tenant, runs),
       await payment(owes, log, env.owner, tenant, runs),
+      await interest(owes, log, env.owner, tenant, runs),
     ];
     report(figures);
   } finally {
