@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { promises as dnsPromises } from 'node:dns';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { Tenant } from '@/http/tenancy/tenant.entity';
@@ -193,6 +194,50 @@ describe('webhooks', () => {
       expect(res.body.code).toBe(code);
       expect((res.body.errors as { field: string }[]).map((e) => e.field)).toContain(field);
     });
+
+    it.each([
+      ['POST /webhooks', 'create'],
+      ['PATCH /webhooks/{id}', 'patch'],
+    ])(
+      '%s resolves the host before its transaction: a slow resolver holds no connection',
+      async (_, route) => {
+        const existing =
+          route === 'patch'
+            ? await subscribe(tenant.key, { url: receiver.url('/dns'), events: ['*'] })
+            : null;
+        let resolving!: () => void;
+        const started = new Promise<void>((resolve) => (resolving = resolve));
+        let answer!: () => void;
+        const answered = new Promise<void>((resolve) => (answer = resolve));
+        const lookup = jest.spyOn(dnsPromises, 'lookup').mockImplementation((async () => {
+          resolving();
+          await answered;
+          return [{ address: '93.184.216.34', family: 4 }];
+        }) as unknown as typeof dnsPromises.lookup);
+        try {
+          const body = { url: 'https://slow-resolver.example.com/hooks', events: ['*'] };
+          const pending = (
+            existing
+              ? request(t.server).patch(`/webhooks/${existing.id}`).set(as(tenant.key)).send(body)
+              : post(t, tenant.key, '/webhooks', body)
+          ).then((res) => res);
+          await started;
+          // While the resolver is busy, this database has no transaction of the service open.
+          const open = await db.query<{ n: number }[]>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name = 'finance-service'
+                AND state LIKE 'idle in transaction%'`,
+          );
+          answer();
+          const res = await pending;
+          expect(res.status).toBe(existing ? 200 : 201);
+          expect(res.body.url).toBe(body.url);
+          expect(open[0].n).toBe(0);
+        } finally {
+          lookup.mockRestore();
+        }
+      },
+    );
 
     it('refuses bad paging of deliveries and bad ids', async () => {
       const mine = await subscribe(tenant.key, { url: receiver.url('/paging'), events: ['*'] });

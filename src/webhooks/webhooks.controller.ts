@@ -1,3 +1,4 @@
+import { CheckedWebhookTarget, ChecksWebhookTarget } from './webhook-target.guard';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -57,6 +58,7 @@ export class WebhooksController {
     problems: [...URL_PROBLEMS, WEBHOOK_LIMIT_REACHED],
     idempotent: true,
   })
+  @ChecksWebhookTarget()
   @ApiBody({
     type: CreateWebhookRequest,
     examples: {
@@ -81,8 +83,9 @@ export class WebhooksController {
   create(
     @Tenant() tenant: TenantContext,
     @Body() body: CreateWebhookRequest,
+    @CheckedWebhookTarget() url: string | undefined,
   ): Promise<WebhookWithSecretView> {
-    return this.webhooks.create(tenant, body);
+    return this.webhooks.create(tenant, body, url);
   }
 
   @Get()
@@ -120,6 +123,7 @@ export class WebhooksController {
     scopes: ['webhooks:write'],
     problems: [...URL_PROBLEMS, WEBHOOK_NOT_FOUND],
   })
+  @ChecksWebhookTarget()
   @ApiIdParam('Subscription id.')
   @ApiBody({
     type: UpdateWebhookRequest,
@@ -136,8 +140,9 @@ export class WebhooksController {
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
     @Body() body: UpdateWebhookRequest,
+    @CheckedWebhookTarget() url: string | undefined,
   ): Promise<WebhookView> {
-    return this.webhooks.update(tenant, id, body);
+    return this.webhooks.update(tenant, id, body, url);
   }
 
   @Delete(':id')

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { AppConfig } from '@/platform/config/app-config';
 import { AppError, FieldError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
 import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
@@ -15,7 +14,6 @@ import {
   WebhookWithSecretView,
 } from './dto/webhook.view';
 import { formatSecret, generateSecretKey } from './webhook-signature';
-import { checkWebhookUrl, WebhookTargetPolicy, webhookTargetPolicy } from './webhook-target';
 import { WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_FOUND } from './webhooks.errors';
 import {
   COUNT_SUBSCRIPTIONS_SQL,
@@ -55,17 +53,15 @@ export interface DeliveriesQuery {
  */
 @Injectable()
 export class WebhooksService {
-  private readonly targetPolicy: WebhookTargetPolicy;
+  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
-  constructor(
-    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
-    config: AppConfig,
-  ) {
-    this.targetPolicy = webhookTargetPolicy(config.webhooks);
-  }
-
-  async create(tenant: TenantContext, body: CreateWebhookRequest): Promise<WebhookWithSecretView> {
-    const url = await checkWebhookUrl(body.url, this.targetPolicy);
+  /** `url`: body.url as WebhookTargetGuard checked it, before the transaction. */
+  async create(
+    tenant: TenantContext,
+    body: CreateWebhookRequest,
+    url: string | undefined,
+  ): Promise<WebhookWithSecretView> {
+    if (url === undefined) throw uncheckedTarget();
     const events = normaliseEvents(body.events);
     const key = generateSecretKey();
     const tenantId = tenant.tenantId;
@@ -109,12 +105,15 @@ export class WebhooksService {
     return toWebhookView(row);
   }
 
+  /** `checkedUrl`: body.url as WebhookTargetGuard checked it, before the transaction. */
   async update(
     tenant: TenantContext,
     id: string,
     body: UpdateWebhookRequest,
+    checkedUrl: string | undefined,
   ): Promise<WebhookView> {
-    const url = body.url === undefined ? null : await checkWebhookUrl(body.url, this.targetPolicy);
+    if (body.url !== undefined && checkedUrl === undefined) throw uncheckedTarget();
+    const url = checkedUrl ?? null;
     const events = body.events === undefined ? null : normaliseEvents(body.events);
     const [row] = await this.txHost.tx.query<WebhookRow[]>(
       UPDATE_SUBSCRIPTION_SQL,
@@ -165,6 +164,11 @@ export class WebhooksService {
     const deliveries = rows.map(toWebhookDeliveryView);
     return { deliveries, nextAfter: deliveries.at(-1)?.id ?? after };
   }
+}
+
+/** A route that takes a url without ChecksWebhookTarget: a programming error, never input. */
+function uncheckedTarget(): Error {
+  return new Error('the webhook url was not checked before the transaction (ChecksWebhookTarget)');
 }
 
 /** `["*"]` stands alone: "*" with other types would be ambiguous. */
