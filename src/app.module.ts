@@ -39,6 +39,7 @@ import { TenancyModule } from '@/http/tenancy/tenancy.module';
 import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
 import { ReceivablesModule } from '@/receivables/receivables.module';
+import { BankModule } from '@/bank/bank.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -95,6 +96,7 @@ export class AppModule {
         ReceiptsModule,
         PaymentsModule,
         ReceivablesModule,
+        BankModule,
         CancellationsModule,
         ExportsModule,
         DocumentsModule,

@@ -27,6 +27,9 @@ const DISTRIBUTION_ORDER = [
   'events',
   'webhook_subscriptions',
   'webhook_deliveries',
+  'bank_accounts',
+  'bank_statements',
+  'bank_lines',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

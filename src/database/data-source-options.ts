@@ -13,6 +13,7 @@ import { Events1764700000000 } from '../../migrations/1764700000000-Events';
 import { EventRetention1764800000000 } from '../../migrations/1764800000000-EventRetention';
 import { Webhooks1764900000000 } from '../../migrations/1764900000000-Webhooks';
 import { TdsAndInterest1765024000000 } from '../../migrations/1765024000000-TdsAndInterest';
+import { BankStatements1765200000000 } from '../../migrations/1765200000000-BankStatements';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   EventRetention1764800000000,
   Webhooks1764900000000,
   TdsAndInterest1765024000000,
+  BankStatements1765200000000,
 ];
 
 export function dataSourceOptions(

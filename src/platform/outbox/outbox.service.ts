@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'receipt.cancelled',
   'receipt.bounced',
   'tenant-configuration.updated',
+  'bank-account.created',
+  'bank-statement.imported',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
