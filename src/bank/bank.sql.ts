@@ -208,18 +208,23 @@ export const insertLinesParams = (p: {
   p.lines.raw,
 ];
 
-/** The import's summary, once every line is written; the account's sequence moves on with it. */
+/**
+ * The import's summary, once every line is written; the account's sequence moves on with it.
+ * (A SELECT at the top: TypeORM answers an UPDATE with [rows, count], a SELECT with its rows.)
+ */
 export const FINISH_STATEMENT_SQL = `WITH account AS (
   UPDATE bank_accounts SET last_line_sequence = $16::bigint
    WHERE tenant_id = $1 AND id = $17 AND $16::bigint > last_line_sequence
+), finished AS (
+  UPDATE bank_statements SET
+    layout = $3, line_count = $4, imported = $5, duplicates = $4::int - $5::int,
+    possible_duplicates = $6, pending = $7, from_date = $8, to_date = $9, opening_balance = $10,
+    closing_balance = $11, balance_check = $12, first_mismatch_line = $13, matched_auto = 0,
+    matched_suggested = $14, matched_unmatched = $15
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING ${STATEMENT_COLUMNS}
 )
-UPDATE bank_statements SET
-  layout = $3, line_count = $4, imported = $5, duplicates = $4 - $5, possible_duplicates = $6,
-  pending = $7, from_date = $8, to_date = $9, opening_balance = $10, closing_balance = $11,
-  balance_check = $12, first_mismatch_line = $13, matched_auto = 0, matched_suggested = $14,
-  matched_unmatched = $15
- WHERE tenant_id = $1 AND id = $2
-RETURNING ${STATEMENT_COLUMNS}`;
+SELECT * FROM finished`;
 
 export const finishStatementParams = (p: {
   tenantId: string;
@@ -259,12 +264,13 @@ export const finishStatementParams = (p: {
   p.accountId,
 ];
 
-const LINE_COLUMNS = `l.id, l.sequence::text AS sequence, l.value_date, l.booking_date, l.direction,
+const LINE_COLUMNS = `l.id, l.sequence, l.value_date, l.booking_date, l.direction,
        l.amount::text AS amount, l.narration, l.reference, l.utr, l.cheque_number,
        l.balance::text AS balance, l.status, l.possible_duplicate`;
 
 export interface BankLineRow {
   id: string;
+  /** bigint, which pg hands over as text (sorted as a number in SQL). */
   sequence: string;
   value_date: string;
   booking_date: string | null;

@@ -9,7 +9,7 @@ import {
   lineAt,
   ParsedLine,
   quote,
-  StatementParser,
+  SyncStatementParser,
   unreadable,
 } from './statement-line';
 import { parseIsoDate } from './values';
@@ -78,7 +78,7 @@ interface Amount {
  * transaction detail. DTDs and entities are refused before parsing (no entity expansion, no
  * external fetch); elements that are wrong are named by their path (`Stmt[2]/Ntry[5]/Amt`).
  */
-export function* parseCamt053(text: string, expected: ExpectedAccount): StatementParser {
+export function* parseCamt053(text: string, expected: ExpectedAccount): SyncStatementParser {
   const declaration = /<!DOCTYPE|<!ENTITY/i.exec(text);
   if (declaration) {
     throw unreadable(

@@ -6,7 +6,7 @@ import {
   ExpectedAccount,
   ParsedLine,
   quote,
-  StatementParser,
+  SyncStatementParser,
   StatementTotals,
   unreadable,
 } from './statement-line';
@@ -103,7 +103,7 @@ interface Block {
  * else that line is the mismatch. Unlike mt940js, a chain that does not add up is reported, not
  * thrown.
  */
-export function* parseMt940(text: string, expected: ExpectedAccount): StatementParser {
+export function* parseMt940(text: string, expected: ExpectedAccount): SyncStatementParser {
   let block: Block | undefined;
   let held: { line: ParsedLine; field: Field; narration: string[] } | undefined;
   let openingBalance: string | null = null;

@@ -49,7 +49,8 @@ export interface StatementTotals {
  * asynchronous (csv-parse's stream); MT940 and camt are read synchronously.
  */
 export type StatementParser =
-  Generator<ParsedLine, StatementTotals, void> | AsyncGenerator<ParsedLine, StatementTotals, void>;
+  SyncStatementParser | AsyncGenerator<ParsedLine, StatementTotals, void>;
+export type SyncStatementParser = Generator<ParsedLine, StatementTotals, void>;
 
 /** The bank account a file must belong to. */
 export interface ExpectedAccount {
