@@ -96,12 +96,12 @@ export class AppModule {
         ReceiptsModule,
         PaymentsModule,
         ReceivablesModule,
-        BankModule,
         CancellationsModule,
         ExportsModule,
         DocumentsModule,
         EventsModule,
         WebhooksModule,
+        BankModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -75,16 +75,10 @@ export class BankStatementsController {
   })
   @ApiIdParam('Bank account id.')
   @ApiQuery({
-    name: 'format',
+    name: 'dateFormat',
     required: false,
-    description: 'The file format; default: the content decides.',
-    schema: { type: 'string', enum: [...STATEMENT_FORMATS], example: 'csv' },
-  })
-  @ApiQuery({
-    name: 'layout',
-    required: false,
-    description: 'The CSV layout; default: the header row decides (generic needs columns).',
-    schema: { type: 'string', enum: [...CSV_LAYOUTS], example: 'hdfc' },
+    description: 'generic layout: how dates are written.',
+    schema: { type: 'string', enum: [...DATE_FORMATS], default: 'YYYY-MM-DD' },
   })
   @ApiQuery({
     name: 'columns',
@@ -98,10 +92,16 @@ export class BankStatementsController {
     },
   })
   @ApiQuery({
-    name: 'dateFormat',
+    name: 'layout',
     required: false,
-    description: 'generic layout: how dates are written.',
-    schema: { type: 'string', enum: [...DATE_FORMATS], default: 'YYYY-MM-DD' },
+    description: 'The CSV layout; default: the header row decides (generic needs columns).',
+    schema: { type: 'string', enum: [...CSV_LAYOUTS], example: 'hdfc' },
+  })
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    description: 'The file format; default: the content decides.',
+    schema: { type: 'string', enum: [...STATEMENT_FORMATS], example: 'csv' },
   })
   @ApiConsumes('application/octet-stream', 'text/csv', 'text/plain', 'application/xml')
   @ApiBody({

@@ -50,7 +50,11 @@ export class BankService {
     private readonly outbox: OutboxService,
   ) {}
 
-  async create(tenant: TenantContext, body: CreateBankAccountRequest): Promise<BankAccountView> {
+  async create(
+    tenant: TenantContext,
+    body: CreateBankAccountRequest,
+    { recordEvent = true } = {},
+  ): Promise<BankAccountView> {
     const [row] = await this.txHost.tx.query<BankAccountRow[]>(
       INSERT_ACCOUNT_SQL,
       insertAccountParams({
@@ -64,7 +68,7 @@ export class BankService {
     );
     if (!row) throw BANK_ACCOUNT_EXISTS.error(maskAccountNumber(body.accountNumber));
     const view = accountView(row);
-    this.outbox.record('bank-account.created', view);
+    if (recordEvent) this.outbox.record('bank-account.created', view);
     return view;
   }
 

@@ -134,6 +134,12 @@ export class StatementImportService {
       openParser(format, text, options, expected),
     );
     const { totals } = written;
+    // A balance computed from the file (opening = first balance - first line) must fit numeric(18,2).
+    for (const balance of [totals.openingBalance, totals.closingBalance]) {
+      if (balance !== null && !/^-?\d{1,16}\.\d{2}$/.test(balance)) {
+        throw unreadable('the file', `the balance ${balance} has more than 16 digits`);
+      }
+    }
     const [row] = await em.query<StatementRow[]>(
       FINISH_STATEMENT_SQL,
       finishStatementParams({

@@ -12,6 +12,7 @@ import { TenantConfiguration } from '@/tenant-config/tenant-configuration.entity
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
+import { seedDemoBank } from './demo-bank';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
   ADVANCE_SEARCH_VERSION_SQL,
@@ -95,6 +96,7 @@ export async function seedDemoTenants(
         counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
           progress?.(spec.key, receipts),
         );
+        await seedDemoBank(app, tenant);
       }
     }),
   );
