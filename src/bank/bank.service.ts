@@ -6,7 +6,7 @@ import { TenantContext } from '@/common/tenant-context';
 import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { maskAccountNumber } from './account-number';
+import { maskAccountNumber, maskAccountNumberIn } from './account-number';
 import { BANK_ACCOUNT_EXISTS, BANK_ACCOUNT_NOT_FOUND, BANK_LINE_NOT_FOUND } from './bank.errors';
 import {
   ACCOUNT_SQL,
@@ -55,17 +55,21 @@ export class BankService {
     body: CreateBankAccountRequest,
     { recordEvent = true } = {},
   ): Promise<BankAccountView> {
-    const [row] = await this.txHost.tx.query<BankAccountRow[]>(
-      INSERT_ACCOUNT_SQL,
-      insertAccountParams({
-        tenantId: tenant.tenantId,
-        name: body.name,
-        accountNumber: body.accountNumber,
-        ifsc: body.ifsc ?? null,
-        currency: body.currency,
-        actor: tenant.actor,
-      }),
-    );
+    const [row] = await this.txHost.tx
+      .query<BankAccountRow[]>(
+        INSERT_ACCOUNT_SQL,
+        insertAccountParams({
+          tenantId: tenant.tenantId,
+          name: body.name,
+          accountNumber: body.accountNumber,
+          ifsc: body.ifsc ?? null,
+          currency: body.currency,
+          actor: tenant.actor,
+        }),
+      )
+      .catch((error: unknown) => {
+        throw maskAccountNumberIn(error, body.accountNumber);
+      });
     if (!row) throw BANK_ACCOUNT_EXISTS.error(maskAccountNumber(body.accountNumber));
     const view = accountView(row);
     if (recordEvent) this.outbox.record('bank-account.created', view);
