@@ -108,7 +108,7 @@ export class BankStatements1765200000000 implements MigrationInterface {
       )`);
     await q.query(`
       CREATE INDEX bank_lines_look_alike_idx
-        ON bank_lines (tenant_id, bank_account_id, value_date, amount)`);
+        ON bank_lines (tenant_id, value_date, reference_key)`);
     for (const table of ['bank_accounts', 'bank_statements', 'bank_lines']) {
       await q.query(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
       await q.query(`ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`);

@@ -375,10 +375,12 @@ describe('bank accounts and statement import', () => {
       });
       const lines = await allLines(key, account.id);
       expect(lines).toHaveLength(20);
+      // Numbered after the first file's 17 by their place in the file: the 4 duplicates before
+      // them leave 18 to 21 unused.
       expect(lines.slice(17).map((l) => [l.sequence, l.valueDate, l.amount.amount])).toEqual([
-        [18, '2025-12-01', 150000],
-        [19, '2025-12-02', 275000],
-        [20, '2025-12-02', 17.7],
+        [22, '2025-12-01', 150000],
+        [23, '2025-12-02', 275000],
+        [24, '2025-12-02', 17.7],
       ]);
     });
 
@@ -762,11 +764,16 @@ describe('bank accounts and statement import', () => {
       expect(x.duplicates + y.duplicates).toBe(1500);
       expect([x.balanceCheck, y.balanceCheck]).toEqual(['OK', 'OK']);
       expect(await counts(account.id)).toEqual({ lines: 4500, keys: 4500, statements: 2 });
-      const [seq] = await db.query<{ min: number; max: number; n: number }[]>(
-        'SELECT min(sequence)::int AS min, max(sequence)::int AS max, count(DISTINCT sequence)::int AS n FROM bank_lines WHERE bank_account_id = $1',
+      // Sequences: one per line, each file's in its order, the later commit's all higher.
+      const rows = await db.query<{ sequence: string; statement_id: string }[]>(
+        'SELECT sequence, statement_id FROM bank_lines WHERE bank_account_id = $1 ORDER BY sequence',
         [account.id],
       );
-      expect(seq).toEqual({ min: 1, max: 4500, n: 4500 });
+      expect(new Set(rows.map((r) => r.sequence)).size).toBe(4500);
+      const firstCommitted = rows[0].statement_id;
+      const switches = rows.filter((r, i) => i > 0 && r.statement_id !== rows[i - 1].statement_id);
+      expect(switches).toHaveLength(1);
+      expect(switches[0].statement_id).not.toBe(firstCommitted);
     });
 
     it('the unique line key is the last word: two writers of overlapping lines, neither waiting for the account, write each line once', async () => {

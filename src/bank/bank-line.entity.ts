@@ -42,7 +42,7 @@ import { BankStatement } from './bank-statement.entity';
   'bank_lines_match_rule_check',
   `match_rule IN ('REFERENCE', 'GROUP', 'AMOUNT_DATE', 'MANUAL', 'RETURN')`,
 )
-@Index('bank_lines_look_alike_idx', ['tenantId', 'bankAccountId', 'valueDate', 'amount'])
+@Index('bank_lines_look_alike_idx', ['tenantId', 'valueDate', 'referenceKey'])
 export class BankLine {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'bank_lines_tenant_id_fkey' })

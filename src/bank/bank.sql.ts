@@ -131,11 +131,19 @@ export interface LineColumns {
 }
 
 /**
- * Writes a chunk of lines: those whose key the account already has are duplicates and are left
- * out; the new ones are numbered after `base` in file order and flagged as possible duplicates
- * when a line of another format has the same value date, direction, amount and reference.
- * ON CONFLICT DO NOTHING keeps the unique key the last word whatever runs concurrently.
- * Params: insertLinesParams.
+ * Writes a chunk of lines. A line whose key the account already has is a duplicate: the unique
+ * key (ON CONFLICT DO NOTHING) leaves it out, whatever runs concurrently. Lines are numbered
+ * `base` + their place in the file, so a duplicate leaves its number unused (sequences stay
+ * strictly increasing per account, in commit order). A new line is flagged as a possible
+ * duplicate when a line of another format has the same value date, direction, amount and
+ * reference.
+ *
+ * No look-up here relies on the planner's estimates (an import runs long before statistics know
+ * the rows it wrote): the duplicate check is the conflict arbiter's own index probe, and the
+ * look-alike probe's only index conditions are those of bank_lines_look_alike_idx (tenant, value
+ * date, reference); the account is compared as text so that no index on (tenant_id,
+ * bank_account_id), which an empty table's estimates make look as selective, is chosen to scan
+ * every line of the account per probe. Params: insertLinesParams.
  */
 export const INSERT_LINES_SQL = `WITH input AS (
   SELECT * FROM unnest($6::bytea[], $7::int[], $8::date[], $9::date[], $10::text[], $11::numeric[],
@@ -144,39 +152,35 @@ export const INSERT_LINES_SQL = `WITH input AS (
     WITH ORDINALITY AS i(line_key, file_line, value_date, booking_date, direction, amount,
                          narration, reference, reference_key, utr, cheque_number, balance,
                          reversal, raw, ord)
-), fresh AS (
-  SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n FROM input i
-   WHERE NOT EXISTS (SELECT 1 FROM bank_lines l
-                      WHERE l.tenant_id = $1 AND l.bank_account_id = $2 AND l.line_key = i.line_key)
 ), inserted AS (
   INSERT INTO bank_lines (tenant_id, bank_account_id, statement_id, sequence, line_key, format,
                           file_line, value_date, booking_date, direction, amount, narration,
                           reference, reference_key, utr, cheque_number, balance, reversal,
                           possible_duplicate, raw)
-  SELECT $1, $2, $3, $5::bigint + f.n, f.line_key, $4, f.file_line, f.value_date, f.booking_date,
-         f.direction, f.amount, f.narration, f.reference, f.reference_key, f.utr, f.cheque_number,
-         f.balance, f.reversal,
-         EXISTS (SELECT 1 FROM bank_lines o
-                  WHERE o.tenant_id = $1 AND o.bank_account_id = $2
-                    AND o.value_date = f.value_date AND o.amount = f.amount
-                    AND o.direction = f.direction AND o.reference_key = f.reference_key
-                    AND o.format <> $4),
-         f.raw
-    FROM fresh f ORDER BY f.n
+  SELECT $1, $2, $3, $5::bigint + i.ord, i.line_key, $4, i.file_line, i.value_date, i.booking_date,
+         i.direction, i.amount, i.narration, i.reference, i.reference_key, i.utr, i.cheque_number,
+         i.balance, i.reversal, look_alike.found IS NOT NULL, i.raw
+    FROM input i
+    LEFT JOIN LATERAL (
+      SELECT 1 AS found FROM bank_lines o
+       WHERE o.tenant_id = $1 AND o.value_date = i.value_date
+         AND o.reference_key = i.reference_key AND o.amount = i.amount
+         AND o.direction = i.direction AND o.format <> $4
+         AND o.bank_account_id::text = $2::uuid::text
+       LIMIT 1) look_alike ON true
+   ORDER BY i.ord
   ON CONFLICT (tenant_id, bank_account_id, line_key) DO NOTHING
-  RETURNING sequence, direction, possible_duplicate
+  RETURNING direction, possible_duplicate
 )
 SELECT count(*)::int AS imported,
        count(*) FILTER (WHERE possible_duplicate)::int AS possible_duplicates,
-       count(*) FILTER (WHERE direction = 'CREDIT')::int AS credits,
-       max(sequence)::text AS last_sequence
+       count(*) FILTER (WHERE direction = 'CREDIT')::int AS credits
   FROM inserted`;
 
 export interface InsertedLinesRow {
   imported: number;
   possible_duplicates: number;
   credits: number;
-  last_sequence: string | null;
 }
 
 export const insertLinesParams = (p: {

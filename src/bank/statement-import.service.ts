@@ -205,18 +205,19 @@ export class StatementImportService {
       await writing;
       if (chunk.lineKey.length === 0) return;
       const columns = chunk;
+      const base = sums.lastSequence;
       chunk = emptyColumns();
-      // Numbered after every line written so far (chunks run one after the other).
+      // Numbered after every line of the file before this chunk.
+      sums.lastSequence = (BigInt(base) + BigInt(columns.lineKey.length)).toString();
       writing = em
         .query<InsertedLinesRow[]>(
           INSERT_LINES_SQL,
-          insertLinesParams({ ...target, base: sums.lastSequence, lines: columns }),
+          insertLinesParams({ ...target, base, lines: columns }),
         )
         .then(([r]) => {
           sums.imported += r.imported;
           sums.possibleDuplicates += r.possible_duplicates;
           sums.credits += r.credits;
-          if (r.last_sequence !== null) sums.lastSequence = r.last_sequence;
         });
       // Settled even when parsing the next chunk throws first (awaited before anything else).
       writing.catch(() => undefined);
@@ -235,7 +236,6 @@ export class StatementImportService {
         if (from === null || line.valueDate < from) from = line.valueDate;
         if (to === null || line.valueDate > to) to = line.valueDate;
         append(chunk, line, lineKeys.next(line));
-        // flush waits for the previous INSERT first: its last sequence numbers this chunk.
         if (chunk.lineKey.length >= LINES_PER_CHUNK) await flush();
       }
       await flush();

@@ -41,7 +41,8 @@ export class BankLineView {
 
   @ApiProperty({
     type: 'integer',
-    description: 'Per account, strictly increasing in import (commit) order: the feed cursor.',
+    description:
+      'Per account, strictly increasing in file and import (commit) order: the feed cursor. A line skipped as a duplicate leaves its number unused.',
     example: 42,
   })
   sequence: number;
