@@ -50,7 +50,8 @@ export interface ImportOutcome {
   view: StatementImportView;
 }
 
-const emptyColumns = (): LineColumns => ({
+/** A chunk of lines, column by column, as INSERT_LINES_SQL takes it. */
+export const emptyColumns = (): LineColumns => ({
   lineKey: [],
   fileLine: [],
   valueDate: [],
@@ -247,7 +248,8 @@ export class StatementImportService {
   }
 }
 
-function append(columns: LineColumns, line: ParsedLine, key: Buffer): void {
+/** Adds a parsed line to a chunk, with what is read from it (UTR, cheque number, reference key). */
+export function append(columns: LineColumns, line: ParsedLine, key: Buffer): void {
   const found = extractReferences(
     line.reference,
     line.hints ? `${line.narration} ${line.hints}` : line.narration,
