@@ -6,20 +6,37 @@ export type LineStatus = (typeof LINE_STATUSES)[number];
 export const MATCH_RULES = ['REFERENCE', 'GROUP', 'AMOUNT_DATE', 'MANUAL', 'RETURN'] as const;
 
 export class BankLineMatchView {
-  @ApiProperty({ description: 'The receipt matched.', format: 'uuid' })
+  @ApiProperty({
+    description: 'The receipt matched.',
+    format: 'uuid',
+    example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
+  })
   receipt: string;
   @ApiProperty({ type: MoneyView, description: 'The part of the line it accounts for.' })
   amount: MoneyView;
-  @ApiProperty({ enum: MATCH_RULES, example: 'REFERENCE' })
+  @ApiProperty({
+    description: 'The rule that matched it.',
+    enum: MATCH_RULES,
+    example: 'REFERENCE',
+  })
   rule: string;
   @ApiProperty({ description: 'Confidence, 0 to 1.', example: 1 })
   score: number;
 }
 
 export class BankLineSuggestionView {
-  @ApiProperty({ description: 'The receipts suggested together.', type: [String], format: 'uuid' })
+  @ApiProperty({
+    description: 'The receipts suggested together.',
+    type: [String],
+    format: 'uuid',
+    example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b'],
+  })
   receipts: string[];
-  @ApiProperty({ enum: MATCH_RULES, example: 'AMOUNT_DATE' })
+  @ApiProperty({
+    description: 'The rule that suggests them.',
+    enum: MATCH_RULES,
+    example: 'AMOUNT_DATE',
+  })
   rule: string;
   @ApiProperty({ description: 'Confidence, 0 to 1.', example: 0.8 })
   score: number;
@@ -59,13 +76,20 @@ export class BankLineView {
   })
   bookingDate: string | null;
 
-  @ApiProperty({ enum: ['CREDIT', 'DEBIT'], example: 'CREDIT' })
+  @ApiProperty({
+    description: 'CREDIT: money in; DEBIT: money out.',
+    enum: ['CREDIT', 'DEBIT'],
+    example: 'CREDIT',
+  })
   direction: 'CREDIT' | 'DEBIT';
 
   @ApiProperty({ type: MoneyView, description: "In the account's currency; always positive." })
   amount: MoneyView;
 
-  @ApiProperty({ example: 'NEFT CR-SBIN0001234-RAJESH KUMAR-HDFCN52026101412345' })
+  @ApiProperty({
+    description: "The bank's description of the transaction, as the file wrote it.",
+    example: 'NEFT CR-SBIN0001234-RAJESH KUMAR-HDFCN52026101412345',
+  })
   narration: string;
 
   @ApiProperty({
@@ -98,7 +122,11 @@ export class BankLineView {
   })
   balance: MoneyView | null;
 
-  @ApiProperty({ enum: LINE_STATUSES, example: 'UNMATCHED' })
+  @ApiProperty({
+    description: 'UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.',
+    enum: LINE_STATUSES,
+    example: 'UNMATCHED',
+  })
   status: LineStatus;
 
   @ApiProperty({
@@ -128,25 +156,56 @@ export class BankLinePage {
 }
 
 export class BankLineHistoryView {
-  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.123Z' })
+  @ApiProperty({ description: 'When.', format: 'date-time', example: '2026-11-22T10:15:30.123Z' })
   at: string;
-  @ApiProperty({ example: 'priya.sharma' })
+  @ApiProperty({
+    description: "Who (the token's preferred_username, else sub).",
+    example: 'priya.sharma',
+  })
   actor: string;
-  @ApiProperty({ enum: ['MATCHED', 'UNMATCHED', 'IGNORED'], example: 'MATCHED' })
+  @ApiProperty({
+    description: 'What happened to the line.',
+    enum: ['MATCHED', 'UNMATCHED', 'IGNORED'],
+    example: 'MATCHED',
+  })
   action: string;
-  @ApiProperty({ enum: MATCH_RULES, nullable: true, type: String, example: 'MANUAL' })
+  @ApiProperty({
+    description: 'The rule of a match.',
+    enum: MATCH_RULES,
+    nullable: true,
+    type: String,
+    example: 'MANUAL',
+  })
   rule: string | null;
-  @ApiProperty({ nullable: true, type: String, example: null })
+  @ApiProperty({
+    description: 'Why (unmatch, ignore).',
+    nullable: true,
+    type: String,
+    example: null,
+  })
   reason: string | null;
-  @ApiProperty({ type: [String], format: 'uuid', description: 'The receipts concerned.' })
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    description: 'The receipts concerned.',
+    example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b'],
+  })
   receipts: string[];
 }
 
 export class BankLineDetailView extends BankLineView {
-  @ApiProperty({ description: 'The import the line came from.', format: 'uuid' })
+  @ApiProperty({
+    description: 'The import the line came from.',
+    format: 'uuid',
+    example: '2c1d0e9f-8a7b-4c6d-9e5f-4a3b2c1d0e9f',
+  })
   statement: string;
 
-  @ApiProperty({ description: 'Its bank account.', format: 'uuid' })
+  @ApiProperty({
+    description: 'Its bank account.',
+    format: 'uuid',
+    example: '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
   bankAccount: string;
 
   @ApiProperty({

@@ -116,6 +116,9 @@ export class StatementImportView {
   })
   firstMismatchLine: number | null;
 
-  @ApiProperty({ type: MatchedCountsView })
+  @ApiProperty({
+    type: MatchedCountsView,
+    description: 'Lines MATCHED, SUGGESTED, and credit lines left UNMATCHED by this import.',
+  })
   matched: MatchedCountsView;
 }
