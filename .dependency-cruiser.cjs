@@ -22,6 +22,8 @@ const LAYERS = [
   ['webhooks'],
   ['housekeeping'],
   ['health'],
+  // Bank accounts and statement import (matching statement lines to receipts comes later).
+  ['bank'],
   // One payment over many dues, recorded as receipts.
   ['payments'],
   // What buyers owe (ageing): reads demands, splits and receipts with its own SQL.

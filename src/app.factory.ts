@@ -15,6 +15,8 @@ import { applyCors } from '@/platform/server/cors';
 import { applyServerTimeouts } from '@/platform/server/server-timeouts';
 import { trustProxySetting } from '@/platform/server/trusted-proxies';
 import { setupSwagger } from '@/http/swagger';
+import { rawUpload } from '@/http/errors/raw-upload';
+import { STATEMENT_UPLOAD_PATH } from '@/bank/bank-statements.controller';
 
 /** Builds the HTTP application exactly as production runs it (used by main and by e2e tests). */
 export async function createApp(
@@ -37,6 +39,8 @@ export async function createApp(
   // here, never 401 or 429, and error responses to a listed origin carry the CORS headers too.
   applyCors(app, config.corsOrigins);
   app.use(contentEncodingGuard);
+  // Bank statements are uploaded as the file itself (docs/bank.md), up to STATEMENT_MAX_BYTES.
+  app.use(rawUpload(STATEMENT_UPLOAD_PATH, config.statementMaxBytes));
   app.useBodyParser('json', {
     limit: config.bodyLimit,
     type: ['application/json', 'application/*+json'],

@@ -1,3 +1,6 @@
+import { BankAccount } from '@/bank/bank-account.entity';
+import { BankLine } from '@/bank/bank-line.entity';
+import { BankStatement } from '@/bank/bank-statement.entity';
 import { Booking } from '@/bookings/booking.entity';
 import { IdempotencyKey } from '@/platform/idempotency/idempotency-key.entity';
 import { DemandSplit } from '@/demands/demand-split.entity';
@@ -27,4 +30,7 @@ export const ENTITIES = [
   InterestPolicy,
   InterestPolicyHistory,
   InterestWaiver,
+  BankAccount,
+  BankStatement,
+  BankLine,
 ];

@@ -30,6 +30,9 @@ const DISTRIBUTION_ORDER = [
   'interest_policies',
   'interest_policy_history',
   'interest_waivers',
+  'bank_accounts',
+  'bank_statements',
+  'bank_lines',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

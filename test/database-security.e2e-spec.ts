@@ -15,6 +15,9 @@ const TENANT_OWNED = [
   'receipts',
   'idempotency_keys',
   'receipt_search_versions',
+  'bank_accounts',
+  'bank_statements',
+  'bank_lines',
 ];
 
 /** Isolation enforced by PostgreSQL itself, independent of the application's predicates. */

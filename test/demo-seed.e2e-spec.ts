@@ -284,4 +284,63 @@ describe('demo seed', () => {
     );
     expect(seqOf(booking.bookingNumber)).toBe(n);
   });
+
+  it("has a bank account with last month's HDFC statement imported, its credits the month's receipts", async () => {
+    const accounts = await request(t.server).get('/bank-accounts').set(as(key));
+    expect(accounts.status).toBe(200);
+    expect(accounts.body.accounts).toEqual([
+      expect.objectContaining({
+        name: 'HDFC RERA collections account',
+        accountNumber: expect.stringMatching(/^X{10}\d{4}$/),
+        ifsc: 'HDFC0001234',
+        currency: 'INR',
+      }),
+    ]);
+    const account = accounts.body.accounts[0].id as string;
+    const [statement] = await db.query<
+      {
+        format: string;
+        layout: string;
+        balance_check: string;
+        imported: number;
+        from_date: string;
+        to_date: string;
+      }[]
+    >(
+      `SELECT format, layout, balance_check, imported, from_date, to_date FROM bank_statements
+        WHERE tenant_id = $1 AND bank_account_id = $2`,
+      [tenantId, account],
+    );
+    const now = new Date(`${today}T00:00:00Z`);
+    const firstOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const lastMonth = firstOfLastMonth.toISOString().slice(0, 7);
+    expect(statement).toMatchObject({ format: 'csv', layout: 'hdfc', balance_check: 'OK' });
+    expect(statement.from_date.slice(0, 7)).toBe(lastMonth);
+    expect(statement.to_date.slice(0, 7)).toBe(lastMonth);
+    const [{ receipts }] = await db.query<{ receipts: number }[]>(
+      `SELECT count(*)::int AS receipts FROM receipts
+        WHERE tenant_id = $1 AND to_char(received_date, 'YYYY-MM') = $2
+          AND status IN ('ACTIVE', 'BOUNCED') AND payment_mode NOT IN ('CASH', 'TDS')`,
+      [tenantId, lastMonth],
+    );
+    expect(receipts).toBeGreaterThan(10);
+    const [{ credits }] = await db.query<{ credits: number }[]>(
+      `SELECT count(*)::int AS credits FROM bank_lines
+        WHERE tenant_id = $1 AND bank_account_id = $2 AND direction = 'CREDIT'`,
+      [tenantId, account],
+    );
+    // Every receipt that reached the bank, up to the seed's 2,000 a month.
+    expect(credits).toBe(Math.min(receipts, 2000));
+    expect(statement.imported).toBeGreaterThan(credits);
+    const lines = await request(t.server)
+      .get(`/bank-accounts/${account}/lines?limit=50`)
+      .set(as(key));
+    expect(lines.status).toBe(200);
+    expect(new Set((lines.body.lines as { status: string }[]).map((l) => l.status))).toEqual(
+      new Set(['UNMATCHED']),
+    );
+    // The other demo tenant's account is not this tenant's.
+    const mine = await request(t.server).get(`/bank-accounts/${account}`).set(as(other));
+    expect(mine.status).toBe(404);
+  });
 });

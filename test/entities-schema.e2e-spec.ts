@@ -33,6 +33,9 @@ const UNDESCRIBED_INDEXES: Record<string, string> = {
 
 /** Tables of the design: each has an entity in src/entities.ts. */
 const ENTITY_TABLES = [
+  'bank_accounts',
+  'bank_lines',
+  'bank_statements',
   'bookings',
   'demand_splits',
   'demands',

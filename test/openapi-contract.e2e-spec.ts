@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request, { Response, Test } from 'supertest';
 import { OpenApiContract } from './support/openapi-contract';
 import {
@@ -409,6 +411,74 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('DELETE /webhooks/{id}', http().delete(path).set(as(tenant)))).status).toBe(
       204,
     );
+  });
+
+  it('bank: accounts, a statement (201, then 200), its lines, and their errors', async () => {
+    const created = await call(
+      'POST /bank-accounts',
+      http().post('/bank-accounts').set(as(tenant)).send({
+        name: 'HDFC',
+        accountNumber: '50200012345678',
+        ifsc: 'HDFC0001234',
+        currency: 'INR',
+      }),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const again = http()
+      .post('/bank-accounts')
+      .set(as(tenant))
+      .send({ name: 'HDFC', accountNumber: '50200012345678', currency: 'INR' });
+    expect((await call('POST /bank-accounts', again)).status).toBe(409);
+    const invalid = http().post('/bank-accounts').set(as(tenant)).send({ name: 'X' });
+    expect((await call('POST /bank-accounts', invalid)).status).toBe(400);
+    expect(
+      (await call('GET /bank-accounts', http().get('/bank-accounts').set(as(tenant)))).status,
+    ).toBe(200);
+    expect((await call('GET /bank-accounts', http().get('/bank-accounts'))).status).toBe(401);
+    const account = `/bank-accounts/${id}`;
+    expect(
+      (await call('GET /bank-accounts/{id}', http().get(account).set(as(tenant)))).status,
+    ).toBe(200);
+    expect((await call('GET /bank-accounts/{id}', http().get(account).set(as(other)))).status).toBe(
+      404,
+    );
+
+    const file = readFileSync(join(__dirname, 'fixtures', 'bank', 'hdfc-2025-11.csv'));
+    const upload = (key: string, body: Buffer, query = '') =>
+      http()
+        .post(`${account}/statements${query}`)
+        .set(as(key))
+        .set('content-type', 'text/csv')
+        .send(body);
+    const operation = 'POST /bank-accounts/{id}/statements';
+    expect((await call(operation, upload(tenant, file))).status).toBe(201);
+    expect((await call(operation, upload(tenant, file))).status).toBe(200);
+    expect((await call(operation, upload(other, file))).status).toBe(404);
+    expect((await call(operation, upload(tenant, file, '?format=ofx'))).status).toBe(400);
+    const broken = Buffer.from(file.toString().replace('"1,25,000.50"', '"x"'));
+    expect((await call(operation, upload(tenant, broken))).status).toBe(400);
+
+    const lines = await call(
+      'GET /bank-accounts/{id}/lines',
+      http().get(`${account}/lines?limit=2`).set(as(tenant)),
+    );
+    expect(lines.status).toBe(200);
+    expect(
+      (
+        await call(
+          'GET /bank-accounts/{id}/lines',
+          http().get(`${account}/lines?status=x`).set(as(tenant)),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('GET /bank-accounts/{id}/lines', http().get(`${account}/lines`).set(as(other))))
+        .status,
+    ).toBe(404);
+    const line = `/bank-lines/${(lines.body as { lines: { id: string }[] }).lines[0].id}`;
+    expect((await call('GET /bank-lines/{id}', http().get(line).set(as(tenant)))).status).toBe(200);
+    expect((await call('GET /bank-lines/{id}', http().get(line).set(as(other)))).status).toBe(404);
   });
 
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {

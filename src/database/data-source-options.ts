@@ -15,6 +15,7 @@ import { Webhooks1764900000000 } from '../../migrations/1764900000000-Webhooks';
 import { TdsAndInterest1765024000000 } from '../../migrations/1765024000000-TdsAndInterest';
 import { ReceiptsLeftActive1765050000000 } from '../../migrations/1765050000000-ReceiptsLeftActive';
 import { Interest1765100000000 } from '../../migrations/1765100000000-Interest';
+import { BankStatements1765200000000 } from '../../migrations/1765200000000-BankStatements';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   TdsAndInterest1765024000000,
   ReceiptsLeftActive1765050000000,
   Interest1765100000000,
+  BankStatements1765200000000,
 ];
 
 export function dataSourceOptions(

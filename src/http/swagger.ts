@@ -83,6 +83,10 @@ const TAGS: [name: string, description: string][] = [
     'cancellations',
     'Cancelling demands (with their splits) and bookings (with their demands): one transaction, refused while ACTIVE receipts remain.',
   ],
+  [
+    'bank',
+    "Bank accounts and their statements: import the bank's own file (CSV, camt.053, MT940) safely, read its lines (scopes bank:read, bank:write).",
+  ],
   ['numbers', 'Numbers for documents kept outside this service (snags).'],
   ['tenant configuration', "The tenant's document numbering configuration and its history."],
 ];

@@ -13,6 +13,7 @@ import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { seedDemoInterest } from './demo-interest';
+import { seedDemoBank } from './demo-bank';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
   ADVANCE_SEARCH_VERSION_SQL,
@@ -97,6 +98,7 @@ export async function seedDemoTenants(
         counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
           progress?.(spec.key, receipts),
         );
+        await seedDemoBank(app, tenant);
       }
       if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
     }),

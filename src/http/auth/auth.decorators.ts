@@ -10,6 +10,8 @@ export const SCOPES = [
   'tenant-config:write',
   'events:read',
   'webhooks:write',
+  'bank:read',
+  'bank:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

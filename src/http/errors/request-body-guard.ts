@@ -108,6 +108,8 @@ export function requestBodyGuard(req: Request, _res: Response, next: NextFunctio
     req.body = undefined;
     return next();
   }
+  // A file upload read as bytes by rawUpload (bank statements): its route reads it.
+  if (Buffer.isBuffer(req.body)) return next();
   if (!req.is(['application/json', 'application/*+json'])) {
     return next(
       new AppError(

@@ -10,6 +10,7 @@ describe(loadConfig.name, () => {
       dbConnectTimeoutMs: 3000,
       seedDemoData: true,
       bodyLimit: '1mb',
+      statementMaxBytes: 20 * 1024 * 1024,
       logFormat: 'auto',
     });
     expect(config.jwt.tenantClaim).toBe('tenant');
@@ -22,6 +23,12 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ HEAP_GROWING_PERCENT: '100' }).heapGrowingPercent).toBe(100);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow(/HEAP_GROWING_PERCENT/);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: 'half' })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
+
+  it('reads STATEMENT_MAX_BYTES (bank statement uploads), refusing what is not a byte count', () => {
+    expect(loadConfig({ STATEMENT_MAX_BYTES: '67108864' }).statementMaxBytes).toBe(67108864);
+    expect(() => loadConfig({ STATEMENT_MAX_BYTES: '20mb' })).toThrow(/STATEMENT_MAX_BYTES/);
+    expect(() => loadConfig({ STATEMENT_MAX_BYTES: '10' })).toThrow(/STATEMENT_MAX_BYTES/);
   });
 
   it('fails fast naming the bad variable', () => {

@@ -166,6 +166,13 @@ class EnvironmentVariables {
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })
   BODY_LIMIT = '1mb';
 
+  /** Largest bank statement file (POST /bank-accounts/{id}/statements), in bytes: 20 MiB. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024 * 1024)
+  STATEMENT_MAX_BYTES = 20 * 1024 * 1024;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -329,6 +336,8 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly bodyLimit: string;
+  /** Largest bank statement upload in bytes (decoded size); larger is 413. */
+  readonly statementMaxBytes: number;
   readonly rateLimitPerMinute: number;
   /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
   readonly trustedProxies: string[];
@@ -457,6 +466,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: raw.LOG_LEVEL as LogLevel,
     logFormat: raw.LOG_FORMAT,
     bodyLimit: raw.BODY_LIMIT,
+    statementMaxBytes: raw.STATEMENT_MAX_BYTES,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
     trustedProxies: trusted.proxies,
     corsOrigins: cors.origins,

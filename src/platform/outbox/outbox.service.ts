@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   'tenant-configuration.updated',
   'interest.waived',
   'interest-policy.updated',
+  'bank-account.created',
+  'bank-statement.imported',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

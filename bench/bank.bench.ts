@@ -1,0 +1,565 @@
+/**
+ * Bank statement import (issue 27) on the hot tenant of the receipt data set: a 10,000-line HDFC
+ * CSV, the same file again, an overlapping file (5,000 old + 5,000 new lines) and a 100,000-line
+ * file, each uploaded by a client in another process (so this process's RSS is the service's),
+ * next to the same rows loaded by COPY through pg alone in the same run (the ratio is the figure
+ * to improve). Where the time goes: the parse alone (decode, CSV, keys, UTR reading) in this
+ * process, without a database.
+ * Run: npm run bench:bank [-- --help]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import {
+  INSERT_LINES_SQL,
+  insertLinesParams,
+  INSERT_STATEMENT_SQL,
+  insertStatementParams,
+} from '@/bank/bank.sql';
+import { append, emptyColumns, LINES_PER_CHUNK } from '@/bank/statement-import.service';
+import { parseCsvStatement } from '@/bank/statements/csv-statement';
+import { HdfcTransaction, writeHdfcStatement } from '@/bank/statements/hdfc-csv-writer';
+import { LineKeys } from '@/bank/statements/line-key';
+import { extractReferences } from '@/bank/statements/references';
+import { decodeStatement } from '@/bank/statements/text-decoding';
+import { runBench, startBenchEnvironment } from './bench-support';
+import { loadSpread, spreadReceipts } from './receipt-data';
+
+const HELP = `npm run bench:bank [-- options]
+
+  --receipts N     receipts in total                      (default 1000000)
+  --tenants T      tenants they are spread over           (default 50)
+  --hot-share F    share of N on the first ("hot") tenant (default 0.4)
+  --lines L        lines of the first statement           (default 10000)
+  --big B          lines of the large statement           (default 100000)
+  --help           this text
+
+The issue's data set is the default (400,000 receipts on the hot tenant). The service runs with
+STATEMENT_MAX_BYTES=67108864 so the large file fits.
+`;
+
+const ACCOUNT = '50200012345678';
+const BIG_ACCOUNT = '50200087654321';
+
+/** Line `n` of a collections account's history: UPI, NEFT, RTGS, IMPS credits and cheques. */
+function transaction(n: number): HdfcTransaction {
+  const date = new Date(Date.UTC(2025, 0, 1) + Math.floor(n / 400) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  const rrn = String(500000000000 + n);
+  const amount = `${10_000 + ((n * 7919) % 2_000_000)}.${String(n % 100).padStart(2, '0')}`;
+  switch (n % 5) {
+    case 0:
+      return {
+        date,
+        narration: `UPI-BUYER ${n} SHARMA-buyer${n}@okhdfcbank-HDFC0000123-${rrn}-BOOKING A-${n % 997}`,
+        reference: rrn.padStart(16, '0'),
+        credit: amount,
+      };
+    case 1: {
+      const utr = `SBINN5${String(n).padStart(10, '0')}`;
+      return {
+        date,
+        narration: `NEFT CR-SBIN0001234-BUYER ${n} NAIR-${utr}`,
+        reference: utr,
+        credit: amount,
+      };
+    }
+    case 2: {
+      const utr = `ICICR5${String(n).padStart(16, '0')}`;
+      return {
+        date,
+        narration: `RTGS CR-ICIC0000104-BUYER ${n} MEHTA-${utr}`,
+        reference: utr,
+        credit: amount,
+      };
+    }
+    case 3:
+      return {
+        date,
+        narration: `IMPS-${rrn}-BUYER ${n} DESAI-KKBK-XXXXXXXX1234-FLAT B-${n % 997}`,
+        reference: rrn.padStart(16, '0'),
+        credit: amount,
+      };
+    default: {
+      const cheque = String(n % 1_000_000).padStart(6, '0');
+      return n % 10 === 4
+        ? {
+            date,
+            narration: `CHQ DEP - MICR CTS - MUMBAI CLEARING - ${cheque}`,
+            reference: cheque.padStart(16, '0'),
+            credit: amount,
+          }
+        : {
+            date,
+            narration: `CHQ PAID-MICR INWARD CLEARING-${cheque}-VENDOR ${n}`,
+            reference: cheque.padStart(16, '0'),
+            debit: '1000.00',
+          };
+    }
+  }
+}
+
+/** Lines `first` to `first + count - 1` of the history, as one HDFC statement. */
+function statement(account: string, first: number, count: number): string {
+  let opening = 10_000_000_00n; // paise
+  const cents = (a: string) => BigInt(a.replace('.', ''));
+  for (let n = 0; n < first; n++) {
+    const t = transaction(n);
+    opening += t.credit ? cents(t.credit) : -cents(t.debit ?? '0.00');
+  }
+  const transactions = Array.from({ length: count }, (_, i) => transaction(first + i));
+  return writeHdfcStatement({
+    accountNumber: account,
+    holder: 'BENCH REALTY 0',
+    ifsc: 'HDFC0001234',
+    from: transactions[0].date,
+    to: transactions[transactions.length - 1].date,
+    openingBalance: `${opening / 100n}.${String(opening % 100n).padStart(2, '0')}`,
+    transactions,
+  });
+}
+
+interface Upload {
+  status: number;
+  ms: number;
+  body: { imported: number; duplicates: number; lines: number; balanceCheck: string };
+}
+
+/** POSTs the file from a child Node process (so the bytes never sit in this process). */
+function upload(url: string, headers: Record<string, string>, file: string): Promise<Upload> {
+  const script = `
+const [url, headers, file] = JSON.parse(process.argv[1]);
+const body = require('node:fs').readFileSync(file);
+const start = process.hrtime.bigint();
+fetch(url, { method: 'POST', headers, body }).then(async (res) => {
+  const text = await res.text();
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  process.stdout.write(JSON.stringify({ status: res.status, ms, body: JSON.parse(text) }));
+}).catch((e) => { console.error(e); process.exit(1); });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, JSON.stringify([url, headers, file])], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Upload) : reject(new Error(`upload exited ${code}`)),
+    );
+  });
+}
+
+/** This process's RSS and heap while `fn` runs (sampled every 20 ms). */
+async function sampled<T>(fn: () => Promise<T>) {
+  global.gc?.();
+  const before = process.memoryUsage();
+  let rss = before.rss;
+  let heap = before.heapUsed;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    rss = Math.max(rss, m.rss);
+    heap = Math.max(heap, m.heapUsed);
+  }, 20);
+  try {
+    const result = await fn();
+    return {
+      result,
+      rssBefore: before.rss,
+      rssPeak: rss,
+      heapBefore: before.heapUsed,
+      heapPeak: heap,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** COPY text format: backslash, tab and line ends escaped; null as \N. */
+const copyText = (value: unknown): string => {
+  if (value === null || value === undefined) return '\\N';
+  const text =
+    value instanceof Date
+      ? value.toISOString()
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\t/g, '\\t')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
+};
+
+/** COPY ... FROM STDIN with pg alone: a Submittable speaking the copy-in sub-protocol. */
+function copyIn(client: Client, text: string, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const submittable = {
+      submit: (connection: { query(text: string): void }) => connection.query(text),
+      handleCopyInResponse: (connection: {
+        sendCopyFromChunk(chunk: Buffer): void;
+        endCopyFrom(): void;
+      }) => {
+        for (let i = 0; i < data.length; i += 64 * 1024) {
+          connection.sendCopyFromChunk(data.subarray(i, i + 64 * 1024));
+        }
+        connection.endCopyFrom();
+      },
+      handleCommandComplete: () => undefined,
+      handleReadyForQuery: () => resolve(),
+      handleError: (error: Error) => reject(error),
+      handleRowDescription: () => undefined,
+      handleDataRow: () => undefined,
+      handleEmptyQuery: () => undefined,
+    };
+    void (client as unknown as { query(s: unknown): unknown }).query(submittable);
+  });
+}
+
+const LINE_COLUMNS = [
+  'tenant_id',
+  'bank_account_id',
+  'statement_id',
+  'sequence',
+  'line_key',
+  'format',
+  'file_line',
+  'value_date',
+  'booking_date',
+  'direction',
+  'amount',
+  'narration',
+  'reference',
+  'reference_key',
+  'utr',
+  'cheque_number',
+  'balance',
+  'reversal',
+  'possible_duplicate',
+  'raw',
+];
+
+/**
+ * The baseline: the rows an import wrote (read back), loaded again by COPY into a fresh account of
+ * the same tenant, in one transaction, through pg alone; milliseconds.
+ */
+async function copyBaseline(
+  owner: Client,
+  tenantId: string,
+  statementId: string,
+  label: string,
+): Promise<{ ms: number; rows: number }> {
+  const [{ id: accountId }] = (
+    await owner.query<{ id: string }>(
+      `INSERT INTO bank_accounts (tenant_id, name, account_number, currency, created_by)
+       VALUES ($1, $2, upper(substr(md5(random()::text), 1, 14)), 'INR', 'bench') RETURNING id`,
+      [tenantId, `baseline ${label}`],
+    )
+  ).rows;
+  const [{ id: baselineStatement }] = (
+    await owner.query<{ id: string }>(
+      `INSERT INTO bank_statements (tenant_id, bank_account_id, file_sha256, file_bytes, format, encoding, imported_by)
+       VALUES ($1, $2, sha256(random()::text::bytea), 0, 'csv', 'UTF-8', 'bench') RETURNING id`,
+      [tenantId, accountId],
+    )
+  ).rows;
+  const { rows } = await owner.query<Record<string, unknown>>(
+    `SELECT ${LINE_COLUMNS.map((c) => (c === 'line_key' ? `'\\x' || encode(line_key, 'hex') AS line_key` : c)).join(', ')}
+       FROM bank_lines WHERE statement_id = $1 ORDER BY sequence`,
+    [statementId],
+  );
+  const data = Buffer.from(
+    rows
+      .map((r) =>
+        LINE_COLUMNS.map((c) =>
+          copyText(
+            c === 'bank_account_id' ? accountId : c === 'statement_id' ? baselineStatement : r[c],
+          ),
+        ).join('\t'),
+      )
+      .join('\n') + '\n',
+  );
+  const start = process.hrtime.bigint();
+  await owner.query('BEGIN');
+  await copyIn(owner, `COPY bank_lines (${LINE_COLUMNS.join(', ')}) FROM STDIN`, data);
+  await owner.query('COMMIT');
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, rows: rows.length };
+}
+
+/**
+ * The import's INSERTs alone: the file parsed into the same chunks first (not timed), then
+ * INSERT_LINES_SQL chunk after chunk as the application role under RLS, into a fresh account of
+ * the tenant, in one transaction; ms of the statements and the commit.
+ */
+async function insertsOnly(
+  appUrl: string,
+  owner: Client,
+  tenantId: string,
+  text: string,
+  label: string,
+): Promise<number> {
+  const [{ id: accountId }] = (
+    await owner.query<{ id: string }>(
+      `INSERT INTO bank_accounts (tenant_id, name, account_number, currency, created_by)
+       VALUES ($1, $2, upper(substr(md5(random()::text), 1, 14)), 'INR', 'bench') RETURNING id`,
+      [tenantId, `inserts ${label}`],
+    )
+  ).rows;
+  const parser = parseCsvStatement(
+    decodeStatement(Buffer.from(text)).text,
+    {},
+    {
+      accountNumber: ACCOUNT,
+      currency: 'INR',
+    },
+  );
+  const keys = new LineKeys();
+  const chunks = [emptyColumns()];
+  for (let next = await parser.next(); !next.done; next = await parser.next()) {
+    if (chunks[chunks.length - 1].lineKey.length >= LINES_PER_CHUNK) chunks.push(emptyColumns());
+    append(chunks[chunks.length - 1], next.value, keys.next(next.value));
+  }
+  const app = new Client({ connectionString: appUrl });
+  await app.connect();
+  try {
+    await app.query('BEGIN');
+    await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+    const { rows } = await app.query<{ id: string }>(
+      INSERT_STATEMENT_SQL,
+      insertStatementParams({
+        tenantId,
+        accountId,
+        sha256: Buffer.alloc(32, label.length),
+        bytes: text.length,
+        format: 'csv',
+        encoding: 'UTF-8',
+        actor: 'bench',
+      }),
+    );
+    const start = process.hrtime.bigint();
+    let base = 0;
+    for (const lines of chunks) {
+      await app.query(
+        INSERT_LINES_SQL,
+        insertLinesParams({
+          tenantId,
+          accountId,
+          statementId: rows[0].id,
+          format: 'csv',
+          base: String(base),
+          lines,
+        }),
+      );
+      base += lines.lineKey.length;
+    }
+    await app.query('COMMIT');
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  } finally {
+    await app.end();
+  }
+}
+
+/** The parse alone, as the import does it, without a database: ms. */
+async function parseOnly(text: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const decoded = decodeStatement(Buffer.from(text)).text;
+  const parser = parseCsvStatement(decoded, {}, { accountNumber: ACCOUNT, currency: 'INR' });
+  const keys = new LineKeys();
+  for (let next = await parser.next(); !next.done; next = await parser.next()) {
+    keys.next(next.value);
+    extractReferences(next.value.reference, next.value.narration);
+  }
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      receipts: { type: 'string', default: '1000000' },
+      tenants: { type: 'string', default: '50' },
+      'hot-share': { type: 'string', default: '0.4' },
+      lines: { type: 'string', default: '10000' },
+      big: { type: 'string', default: '100000' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const receipts = Number(values.receipts);
+  const tenants = Number(values.tenants);
+  const lines = Number(values.lines);
+  const big = Number(values.big);
+  const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
+  const dir = mkdtempSync(join(tmpdir(), 'finance-bank-bench-'));
+  const env = await startBenchEnvironment({ STATEMENT_MAX_BYTES: '67108864' });
+  try {
+    const created: { id: string; key: string }[] = [];
+    for (let i = 0; i < tenants; i++)
+      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
+    await loadSpread(
+      env.owner,
+      created.map((t) => t.id),
+      { hot, other },
+    );
+    const tenant = created[0];
+    const headers = env.headers(tenant.key);
+    const account = async (accountNumber: string) => {
+      const res = await fetch(`${env.baseUrl}/bank-accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'HDFC collections', accountNumber, currency: 'INR' }),
+      });
+      if (res.status !== 201) throw new Error(`account: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const first = await account(ACCOUNT);
+    const second = await account(BIG_ACCOUNT);
+
+    const files = {
+      first: statement(ACCOUNT, 0, lines),
+      overlap: statement(ACCOUNT, lines / 2, lines),
+      big: statement(BIG_ACCOUNT, 0, big),
+    };
+    const paths = Object.fromEntries(
+      Object.entries(files).map(([name, text]) => {
+        const path = join(dir, `${name}.csv`);
+        writeFileSync(path, text);
+        return [name, path];
+      }),
+    ) as Record<keyof typeof files, string>;
+    const parseMs = {
+      first: await parseOnly(files.first),
+      overlap: await parseOnly(files.overlap),
+      big: await parseOnly(files.big),
+    };
+    const sizes = Object.fromEntries(
+      Object.entries(files).map(([name, text]) => [name, Buffer.byteLength(text)]),
+    ) as Record<keyof typeof files, number>;
+
+    const uploadTo = (accountId: string, path: string) => () =>
+      upload(`${env.baseUrl}/bank-accounts/${accountId}/statements`, headers, path);
+    const latestStatement = async (accountId: string) =>
+      (
+        await env.owner.query<{ id: string }>(
+          'SELECT id FROM bank_statements WHERE bank_account_id = $1 ORDER BY imported_at DESC LIMIT 1',
+          [accountId],
+        )
+      ).rows[0].id;
+
+    const runs: {
+      name: string;
+      target: number;
+      bytes: number;
+      upload: Upload;
+      parse: number | null;
+      statement: string | null;
+      copy: { ms: number; rows: number } | null;
+      inserts: number | null;
+      text: string | null;
+      rss: [number, number];
+      heap: number;
+    }[] = [];
+    const measure = async (
+      name: string,
+      target: number,
+      bytes: number,
+      fn: () => Promise<Upload>,
+      parse: number | null,
+      baselineOf: string | null,
+      expectStatus: number,
+      text: string | null,
+    ) => {
+      const m = await sampled(fn);
+      if (m.result.status !== expectStatus) {
+        throw new Error(`${name}: ${m.result.status} ${JSON.stringify(m.result.body)}`);
+      }
+      runs.push({
+        name,
+        target,
+        bytes,
+        upload: m.result,
+        parse,
+        statement: baselineOf ? await latestStatement(baselineOf) : null,
+        copy: null,
+        inserts: null,
+        text,
+        rss: [m.rssBefore, m.rssPeak],
+        heap: m.heapPeak,
+      });
+    };
+    await env.owner.query('VACUUM ANALYZE');
+    await measure(
+      `${lines} lines`,
+      3000,
+      sizes.first,
+      uploadTo(first, paths.first),
+      parseMs.first,
+      first,
+      201,
+      files.first,
+    );
+    await measure(
+      'the same file again',
+      500,
+      sizes.first,
+      uploadTo(first, paths.first),
+      null,
+      null,
+      200,
+      null,
+    );
+    await measure(
+      `${lines / 2} old + ${lines / 2} new`,
+      2000,
+      sizes.overlap,
+      uploadTo(first, paths.overlap),
+      parseMs.overlap,
+      first,
+      201,
+      null,
+    );
+    await measure(
+      `${big} lines`,
+      30000,
+      sizes.big,
+      uploadTo(second, paths.big),
+      parseMs.big,
+      second,
+      201,
+      files.big,
+    );
+    // The baselines, once every import is measured (their rows, in accounts of their own, would
+    // otherwise be candidates of the later imports' look-alike probes).
+    for (const r of runs) {
+      if (r.statement) r.copy = await copyBaseline(env.owner, tenant.id, r.statement, r.name);
+      if (r.text) r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name);
+    }
+
+    const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+    const table = [
+      '| import | MB | lines / imported | import ms | target ms | parse alone ms | its INSERTs alone ms | COPY of the rows written ms | import / COPY | service RSS MB: before → peak (growth) | heap peak MB |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...runs.map((r) => {
+        const ratio = r.copy && r.copy.ms > 0 ? (r.upload.ms / r.copy.ms).toFixed(1) : '—';
+        return `| ${r.name} | ${mb(r.bytes)} | ${r.upload.body.lines} / ${r.upload.body.imported} | ${r.upload.ms.toFixed(0)} ${r.upload.ms <= r.target ? '✓' : '✗'} | ${r.target} | ${r.parse?.toFixed(0) ?? '—'} | ${r.inserts?.toFixed(0) ?? '—'} | ${r.copy ? `${r.copy.ms.toFixed(0)} (${r.copy.rows} rows)` : '—'} | ${ratio} | ${mb(r.rss[0])} → ${mb(r.rss[1])} (+${mb(r.rss[1] - r.rss[0])}) | ${mb(r.heap)} |`;
+      }),
+    ];
+    process.stdout.write(
+      `\nBank statement import on the hot tenant (${hot} receipts; ${receipts} over ${tenants} tenants; node ${process.version})\n\n` +
+        `Each file uploaded by a client in another process (import ms: the request, as the client saw it); ` +
+        `COPY: the rows that import wrote, loaded again through pg alone in one transaction; ` +
+        `parse alone: decode, CSV, line keys and UTR reading in this process, no database; ` +
+        `its INSERTs alone: the import's chunked INSERT statements replayed through pg as the application role (RLS on), the parse not timed.\n\n${table.join('\n')}\n`,
+    );
+  } finally {
+    await env.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);

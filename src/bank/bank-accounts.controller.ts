@@ -1,0 +1,103 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { TenantContext } from '@/common/tenant-context';
+import { ApiCursorQuery } from '@/http/cursor-query';
+import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { Route } from '@/http/route.decorator';
+import { ApiIdParam } from '@/http/swagger';
+import { Tenant } from '@/http/tenancy/tenant.decorator';
+import { BANK_ACCOUNT_EXISTS, BANK_ACCOUNT_NOT_FOUND, BANK_QUERY_INVALID } from './bank.errors';
+import { BankService, LINES_LIMITS, LinesQuery } from './bank.service';
+import { BankAccountList, BankAccountView } from './dto/bank-account.view';
+import { BankLinePage, LINE_STATUSES } from './dto/bank-line.view';
+import { CreateBankAccountRequest } from './dto/create-bank-account.request';
+
+@ApiTags('bank')
+@Controller('bank-accounts')
+export class BankAccountsController {
+  constructor(private readonly bank: BankService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Route({
+    summary: 'Add a bank account of the tenant.',
+    description:
+      'Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters. The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. Writes the event bank-account.created.',
+    scopes: ['bank:write'],
+    problems: [BANK_ACCOUNT_EXISTS],
+    idempotent: true,
+  })
+  @ApiBody({
+    type: CreateBankAccountRequest,
+    examples: {
+      hdfc: {
+        summary: 'An HDFC current account',
+        value: {
+          name: 'HDFC collections (Skyline Heights)',
+          accountNumber: '50200012345678',
+          ifsc: 'HDFC0001234',
+          currency: 'INR',
+        },
+      },
+    },
+  })
+  @ApiCreatedResponse({ type: BankAccountView })
+  create(
+    @Tenant() tenant: TenantContext,
+    @Body() body: CreateBankAccountRequest,
+  ): Promise<BankAccountView> {
+    return this.bank.create(tenant, body);
+  }
+
+  @Get()
+  @Route({
+    summary: "The tenant's bank accounts.",
+    description: 'Oldest first; account numbers masked.',
+    scopes: ['bank:read'],
+  })
+  @ApiOkResponse({ type: BankAccountList })
+  list(@Tenant() tenant: TenantContext): Promise<BankAccountList> {
+    return this.bank.list(tenant);
+  }
+
+  @Get(':id')
+  @Route({
+    summary: 'One bank account.',
+    description: "Another tenant's account is 404.",
+    scopes: ['bank:read'],
+    problems: [BANK_ACCOUNT_NOT_FOUND],
+  })
+  @ApiIdParam('Bank account id.')
+  @ApiOkResponse({ type: BankAccountView })
+  findOne(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<BankAccountView> {
+    return this.bank.findOne(tenant, id);
+  }
+
+  @Get(':id/lines')
+  @Route({
+    summary: "The account's statement lines, in import order (a cursor feed).",
+    description:
+      "Lines in sequence order (per account, in the order imports committed). Store nextAfter and send it back as after: you never miss or repeat a line. status filters (UNMATCHED, SUGGESTED, MATCHED, IGNORED). Amounts and balances are Money in the account's currency. A bad status, after or limit is 400 VALIDATION_FAILED naming it; another tenant's account is 404.",
+    scopes: ['bank:read'],
+    problems: [BANK_QUERY_INVALID, BANK_ACCOUNT_NOT_FOUND],
+  })
+  @ApiIdParam('Bank account id.')
+  @ApiCursorQuery('Return lines with a higher sequence (default 0: from the start).', LINES_LIMITS)
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    description: 'Only lines of this status.',
+    schema: { type: 'string', enum: [...LINE_STATUSES], example: 'UNMATCHED' },
+  })
+  @ApiOkResponse({ type: BankLinePage })
+  lines(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+    @Query() query: LinesQuery,
+  ): Promise<BankLinePage> {
+    return this.bank.lines(tenant, id, query);
+  }
+}
