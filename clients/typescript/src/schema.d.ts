@@ -517,7 +517,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -718,6 +718,110 @@ export interface paths {
          * @description Records a waiver dated today by the caller; 422 WAIVER_EXCEEDS_DUE when the amount is more than the payer's interest due today (GET /bookings/{id}/interest). Waivers show in the interest view. Writes an interest.waived event (data: the waiver). Errors: 404 BOOKING_NOT_FOUND, 422 WAIVER_EXCEEDS_DUE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["InterestController_waive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's bank accounts.
+         * @description Oldest first; account numbers masked.
+         */
+        get: operations["BankAccountsController_list"];
+        put?: never;
+        /**
+         * Add a bank account of the tenant.
+         * @description Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters. The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. Writes the event bank-account.created. Errors: 409 BANK_ACCOUNT_EXISTS, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BankAccountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank account.
+         * @description Another tenant's account is 404. Errors: 404 BANK_ACCOUNT_NOT_FOUND.
+         */
+        get: operations["BankAccountsController_findOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-accounts/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's statement lines, in import order (a cursor feed).
+         * @description Lines in sequence order (per account, in the order imports committed). Store nextAfter and send it back as after: you never miss or repeat a line. status filters (UNMATCHED, SUGGESTED, MATCHED, IGNORED). Amounts and balances are Money in the account's currency. A bad status, after or limit is 400 VALIDATION_FAILED naming it; another tenant's account is 404. Errors: 400 VALIDATION_FAILED, 404 BANK_ACCOUNT_NOT_FOUND.
+         */
+        get: operations["BankAccountsController_lines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-accounts/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bank statement file into the account: the bank's own CSV, camt.053 or MT940.
+         * @description The body is the file itself (any Content-Type; at most STATEMENT_MAX_BYTES, default 20 MiB, else 413), read as UTF-8, or as Windows-1252 when it is not valid UTF-8. Without format the content decides: an XML Document in a camt.053 namespace (versions 02 to 08), MT940 tags, else CSV. CSV layouts: hdfc, icici, sbi, axis, kotak (account block above the header row and summary after the table skipped), or generic with columns= and dateFormat=; without layout the header row picks it. Several statements in one file import as one, each balance chain checked (balanceCheck, firstMismatchLine). A line the account already has is a duplicate, never a second line, also when two imports run at once; a line that looks like one of another format is imported and flagged. Pending entries (camt PDNG) are counted, not imported. The same file again answers 200 with its first import and imports nothing. A file that names another account (camt Acct/Id, MT940 :25:) is 400 STATEMENT_ACCOUNT_MISMATCH, amounts in another currency 400 STATEMENT_CURRENCY_MISMATCH, an unreadable file (a DTD or entities in XML too) 400 STATEMENT_UNREADABLE naming the line or element; each imports nothing. Writes the event bank-statement.imported (not on a repeat). Errors: 404 BANK_ACCOUNT_NOT_FOUND, 400 STATEMENT_FORMAT_UNKNOWN, 400 STATEMENT_LAYOUT_UNKNOWN, 400 STATEMENT_UNREADABLE, 400 STATEMENT_ACCOUNT_MISMATCH, 400 STATEMENT_CURRENCY_MISMATCH, 400 VALIDATION_FAILED.
+         */
+        post: operations["BankStatementsController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-lines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One statement line, with where it came from and its history.
+         * @description The line as GET /bank-accounts/{id}/lines shows it, plus its import (statement), account, 1-based line in the file, the raw text the file held for it, and its history of matches, unmatches and ignores. Another tenant's line is 404. Errors: 404 BANK_LINE_NOT_FOUND.
+         */
+        get: operations["BankLinesController_findOne"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2046,7 +2150,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -2085,14 +2189,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2119,7 +2223,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2211,7 +2315,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2289,14 +2393,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2330,7 +2434,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -2696,6 +2800,416 @@ export interface components {
              * @example Possession delayed by the developer
              */
             reason: string;
+        };
+        CreateBankAccountRequest: {
+            /**
+             * @description What the desk calls the account; 1 to 200 characters.
+             * @example HDFC collections (Skyline Heights)
+             */
+            name: string;
+            /**
+             * @description The account number or IBAN: 6 to 34 letters and digits once spaces and hyphens are removed (they are not stored). Unique in the tenant (else 409 BANK_ACCOUNT_EXISTS); shown masked but its last four characters.
+             * @example 50200012345678
+             */
+            accountNumber: string;
+            /**
+             * @description The branch IFSC: 4 letters, 0, then 6 letters or digits.
+             * @example HDFC0001234
+             */
+            ifsc?: string | null;
+            /**
+             * @description ISO 4217 code of the account's currency. Statement amounts in another currency are refused; only accounts in the tenant's currency are matched to receipts.
+             * @example INR
+             */
+            currency: string;
+        };
+        BankAccountView: {
+            /**
+             * Format: uuid
+             * @description Bank account id.
+             * @example 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            id: string;
+            /**
+             * @description What the desk calls it.
+             * @example HDFC collections (Skyline Heights)
+             */
+            name: string;
+            /**
+             * @description The account number, masked but its last four characters.
+             * @example XXXXXXXXXX5678
+             */
+            accountNumber: string;
+            /**
+             * @description Branch IFSC.
+             * @example HDFC0001234
+             */
+            ifsc: string | null;
+            /**
+             * @description ISO 4217 code.
+             * @example INR
+             */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When it was added.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created: string;
+        };
+        BankAccountList: {
+            /** @description Oldest first. */
+            accounts: components["schemas"]["BankAccountView"][];
+        };
+        BankLineMatchView: {
+            /**
+             * Format: uuid
+             * @description The receipt matched.
+             * @example e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b
+             */
+            receipt: string;
+            /** @description The part of the line it accounts for. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description The rule that matched it.
+             * @example REFERENCE
+             * @enum {string}
+             */
+            rule: "REFERENCE" | "GROUP" | "AMOUNT_DATE" | "MANUAL" | "RETURN";
+            /**
+             * @description Confidence, 0 to 1.
+             * @example 1
+             */
+            score: number;
+        };
+        BankLineSuggestionView: {
+            /**
+             * @description The receipts suggested together.
+             * @example [
+             *       "e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b"
+             *     ]
+             */
+            receipts: string[];
+            /**
+             * @description The rule that suggests them.
+             * @example AMOUNT_DATE
+             * @enum {string}
+             */
+            rule: "REFERENCE" | "GROUP" | "AMOUNT_DATE" | "MANUAL" | "RETURN";
+            /**
+             * @description Confidence, 0 to 1.
+             * @example 0.8
+             */
+            score: number;
+            /**
+             * @description Why, in short phrases.
+             * @example [
+             *       "amount equal",
+             *       "2 days after receipt"
+             *     ]
+             */
+            reasons: string[];
+        };
+        BankLineView: {
+            /**
+             * Format: uuid
+             * @description Line id.
+             * @example 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a
+             */
+            id: string;
+            /**
+             * @description Per account, strictly increasing in file and import (commit) order: the feed cursor. A line skipped as a duplicate leaves its number unused.
+             * @example 42
+             */
+            sequence: number;
+            /**
+             * Format: date
+             * @description When the money moved.
+             * @example 2026-10-14
+             */
+            valueDate: string;
+            /**
+             * Format: date
+             * @description When the bank booked it (null when the file does not say).
+             * @example 2026-10-14
+             */
+            bookingDate: string | null;
+            /**
+             * @description CREDIT: money in; DEBIT: money out.
+             * @example CREDIT
+             * @enum {string}
+             */
+            direction: "CREDIT" | "DEBIT";
+            /** @description In the account's currency; always positive. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description The bank's description of the transaction, as the file wrote it.
+             * @example NEFT CR-SBIN0001234-RAJESH KUMAR-HDFCN52026101412345
+             */
+            narration: string;
+            /**
+             * @description The bank's reference column or field, as written.
+             * @example 0000512345678901
+             */
+            reference: string;
+            /**
+             * @description The UTR (NEFT/RTGS) or UPI/IMPS RRN read from the reference and narration, or null.
+             * @example HDFCN52026101412345
+             */
+            utr: string | null;
+            /**
+             * @description The cheque number (6 digits) read from the reference and narration, or null.
+             * @example null
+             */
+            chequeNumber: string | null;
+            /** @description The running balance the file printed after this line (CSV), else null. */
+            balance: components["schemas"]["MoneyView"] | null;
+            /**
+             * @description UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.
+             * @example UNMATCHED
+             * @enum {string}
+             */
+            status: "UNMATCHED" | "SUGGESTED" | "MATCHED" | "IGNORED";
+            /**
+             * @description It looks like a line imported from a file of another format.
+             * @example false
+             */
+            possibleDuplicate: boolean;
+            /** @description Receipts matched to it. */
+            matches: components["schemas"]["BankLineMatchView"][];
+            /** @description Receipts suggested for it. */
+            suggestions: components["schemas"]["BankLineSuggestionView"][];
+        };
+        BankLinePage: {
+            /** @description In sequence order. */
+            lines: components["schemas"]["BankLineView"][];
+            /**
+             * @description Send it back as `after` for the next page. Equals `after` on an empty page; with `status`, the last sequence scanned, so filtered readers move on too.
+             * @example 42
+             */
+            nextAfter: number;
+        };
+        MatchedCountsView: {
+            /**
+             * @description Lines MATCHED on import.
+             * @example 0
+             */
+            auto: number;
+            /**
+             * @description Lines SUGGESTED on import.
+             * @example 0
+             */
+            suggested: number;
+            /**
+             * @description Credit lines imported and left UNMATCHED.
+             * @example 118
+             */
+            unmatched: number;
+        };
+        StatementImportView: {
+            /**
+             * Format: uuid
+             * @description Import id (the same id when the same file is sent again).
+             * @example 2c1d0e9f-8a7b-4c6d-9e5f-4a3b2c1d0e9f
+             */
+            id: string;
+            /**
+             * @description The format read.
+             * @example csv
+             * @enum {string}
+             */
+            format: "csv" | "camt053" | "mt940";
+            /**
+             * @description The CSV layout read (null for camt053 and mt940).
+             * @example hdfc
+             * @enum {string|null}
+             */
+            layout: "hdfc" | "icici" | "sbi" | "axis" | "kotak" | "generic" | null;
+            /**
+             * @description Transactions read from the file (pending entries not counted).
+             * @example 250
+             */
+            lines: number;
+            /**
+             * @description New lines imported.
+             * @example 240
+             */
+            imported: number;
+            /**
+             * @description Lines the account already had (an overlapping statement): not imported again.
+             * @example 10
+             */
+            duplicates: number;
+            /**
+             * @description Imported lines that look like a line of another format (same value date, direction, amount and reference); each is flagged possibleDuplicate.
+             * @example 0
+             */
+            possibleDuplicates: number;
+            /**
+             * @description Entries the bank marks pending (camt PDNG), not imported.
+             * @example 0
+             */
+            pending: number;
+            /**
+             * Format: date
+             * @description The earliest value date among the lines (null: no lines).
+             * @example 2026-10-01
+             */
+            from: string | null;
+            /**
+             * Format: date
+             * @description The latest value date among the lines.
+             * @example 2026-10-31
+             */
+            to: string | null;
+            /** @description Opening balance of the first statement in the file, in the account's currency. */
+            openingBalance: components["schemas"]["MoneyView"] | null;
+            /** @description Closing balance of the last statement in the file. */
+            closingBalance: components["schemas"]["MoneyView"] | null;
+            /**
+             * @description Whether every statement's balance chain adds up.
+             * @example OK
+             * @enum {string}
+             */
+            balanceCheck: "OK" | "MISMATCH";
+            /**
+             * @description Where the chain first breaks: CSV, the 1-based file line whose running balance disagrees; MT940, the line of the :62F:/:62M: that disagrees; camt, the 1-based Stmt. Null when OK.
+             * @example null
+             */
+            firstMismatchLine: number | null;
+            /** @description Lines MATCHED, SUGGESTED, and credit lines left UNMATCHED by this import. */
+            matched: components["schemas"]["MatchedCountsView"];
+        };
+        BankLineHistoryView: {
+            /**
+             * Format: date-time
+             * @description When.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string;
+            /**
+             * @description Who (the token's preferred_username, else sub).
+             * @example priya.sharma
+             */
+            actor: string;
+            /**
+             * @description What happened to the line.
+             * @example MATCHED
+             * @enum {string}
+             */
+            action: "MATCHED" | "UNMATCHED" | "IGNORED";
+            /**
+             * @description The rule of a match.
+             * @example MANUAL
+             * @enum {string|null}
+             */
+            rule: "REFERENCE" | "GROUP" | "AMOUNT_DATE" | "MANUAL" | "RETURN" | null;
+            /**
+             * @description Why (unmatch, ignore).
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * @description The receipts concerned.
+             * @example [
+             *       "e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b"
+             *     ]
+             */
+            receipts: string[];
+        };
+        BankLineDetailView: {
+            /**
+             * Format: uuid
+             * @description Line id.
+             * @example 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a
+             */
+            id: string;
+            /**
+             * @description Per account, strictly increasing in file and import (commit) order: the feed cursor. A line skipped as a duplicate leaves its number unused.
+             * @example 42
+             */
+            sequence: number;
+            /**
+             * Format: date
+             * @description When the money moved.
+             * @example 2026-10-14
+             */
+            valueDate: string;
+            /**
+             * Format: date
+             * @description When the bank booked it (null when the file does not say).
+             * @example 2026-10-14
+             */
+            bookingDate: string | null;
+            /**
+             * @description CREDIT: money in; DEBIT: money out.
+             * @example CREDIT
+             * @enum {string}
+             */
+            direction: "CREDIT" | "DEBIT";
+            /** @description In the account's currency; always positive. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description The bank's description of the transaction, as the file wrote it.
+             * @example NEFT CR-SBIN0001234-RAJESH KUMAR-HDFCN52026101412345
+             */
+            narration: string;
+            /**
+             * @description The bank's reference column or field, as written.
+             * @example 0000512345678901
+             */
+            reference: string;
+            /**
+             * @description The UTR (NEFT/RTGS) or UPI/IMPS RRN read from the reference and narration, or null.
+             * @example HDFCN52026101412345
+             */
+            utr: string | null;
+            /**
+             * @description The cheque number (6 digits) read from the reference and narration, or null.
+             * @example null
+             */
+            chequeNumber: string | null;
+            /** @description The running balance the file printed after this line (CSV), else null. */
+            balance: components["schemas"]["MoneyView"] | null;
+            /**
+             * @description UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.
+             * @example UNMATCHED
+             * @enum {string}
+             */
+            status: "UNMATCHED" | "SUGGESTED" | "MATCHED" | "IGNORED";
+            /**
+             * @description It looks like a line imported from a file of another format.
+             * @example false
+             */
+            possibleDuplicate: boolean;
+            /** @description Receipts matched to it. */
+            matches: components["schemas"]["BankLineMatchView"][];
+            /** @description Receipts suggested for it. */
+            suggestions: components["schemas"]["BankLineSuggestionView"][];
+            /**
+             * Format: uuid
+             * @description The import the line came from.
+             * @example 2c1d0e9f-8a7b-4c6d-9e5f-4a3b2c1d0e9f
+             */
+            statement: string;
+            /**
+             * Format: uuid
+             * @description Its bank account.
+             * @example 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            bankAccount: string;
+            /**
+             * @description The 1-based line of the file where it starts.
+             * @example 27
+             */
+            fileLine: number;
+            /**
+             * @description The transaction as the file wrote it.
+             * @example 14/10/26,NEFT CR-SBIN0001234-RAJESH KUMAR,0000512345678901,14/10/26,,"1,50,000.00","12,34,567.89"
+             */
+            raw: string;
+            /** @description Every match, unmatch and ignore, oldest first (none before matching). */
+            history: components["schemas"]["BankLineHistoryView"][];
         };
         FieldErrorView: {
             /**
@@ -7367,7 +7881,7 @@ export interface operations {
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -9713,6 +10227,1041 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bookings/{id}/interest-waivers",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankAccountsController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountList"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankAccountsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBankAccountRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: BANK_ACCOUNT_EXISTS. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The tenant already has a bank account numbered XXXXXXXXXX5678.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "BANK_ACCOUNT_EXISTS",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankAccountsController_findOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Bank account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_ACCOUNT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank account 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "BANK_ACCOUNT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankAccountsController_lines: {
+        parameters: {
+            query?: {
+                /** @description Only lines of this status. */
+                status?: "UNMATCHED" | "SUGGESTED" | "MATCHED" | "IGNORED";
+                /** @description Page size. */
+                limit?: number;
+                /** @description Return lines with a higher sequence (default 0: from the start). */
+                after?: number;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Bank account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLinePage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The query is not valid: dateFormat must be one of YYYY-MM-DD, DD/MM/YYYY, DD/MM/YY, DD-MMM-YYYY, DD MMM YYYY.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_ACCOUNT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank account 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "BANK_ACCOUNT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts/{id}/lines",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankStatementsController_import: {
+        parameters: {
+            query?: {
+                /** @description The file format; default: the content decides. */
+                format?: "csv" | "camt053" | "mt940";
+                /** @description The CSV layout; default: the header row decides (generic needs columns). */
+                layout?: "hdfc" | "icici" | "sbi" | "axis" | "kotak" | "generic";
+                /** @description generic layout: role:header pairs, comma-separated. Roles date, narration, reference, credit, debit, balance, or amount and drcr instead of credit and debit. */
+                columns?: string;
+                /** @description generic layout: how dates are written. */
+                dateFormat?: "YYYY-MM-DD" | "DD/MM/YYYY" | "DD/MM/YY" | "DD-MMM-YYYY" | "DD MMM YYYY";
+            };
+            header?: {
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Bank account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The statement file as the bank wrote it (choose it in Swagger UI's file picker). */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "text/csv": string;
+                "text/plain": string;
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description This very file was imported before: its first import, nothing new imported. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementImportView"];
+                };
+            };
+            /** @description The file was imported. */
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementImportView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: STATEMENT_FORMAT_UNKNOWN, STATEMENT_LAYOUT_UNKNOWN, STATEMENT_UNREADABLE, STATEMENT_ACCOUNT_MISMATCH, STATEMENT_CURRENCY_MISMATCH, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_ACCOUNT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank account 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "BANK_ACCOUNT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts/{id}/statements",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankLinesController_findOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Line id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineDetailView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-lines/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-lines/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-lines/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_LINE_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-line-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank statement line 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a was not found.",
+                     *       "instance": "/bank-lines/{id}",
+                     *       "code": "BANK_LINE_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-lines/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-lines/{id}",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
