@@ -40,6 +40,7 @@ import { BookingsModule } from '@/bookings/bookings.module';
 import { DemandsModule } from '@/demands/demands.module';
 import { ReceivablesModule } from '@/receivables/receivables.module';
 import { InterestModule } from '@/interest/interest.module';
+import { StatementsModule } from '@/statements/statements.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -102,6 +103,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         InterestModule,
+        StatementsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -27,6 +27,7 @@ const ROOMS = [
   'receivables',
   'search',
   'seed',
+  'statements',
   'tenant-config',
   'tenants',
   'webhooks',
