@@ -45,7 +45,7 @@ const BLUE = '#1f3a5f';
 const GREY = '#555555';
 const RULE = '#cccccc';
 const TABLE_SIZE = 7.5;
-const CELL_PAD = 3;
+const CELL_PAD = 2.5;
 
 interface Column {
   title: string;
@@ -53,16 +53,19 @@ interface Column {
   align: 'left' | 'right';
 }
 
-/** Date, Document, Particulars (the rest of the width), Due, Debit, Credit, Balance. */
+/**
+ * Date, Document, Particulars (the rest of the width), Due, Debit, Credit, Balance: wide enough at
+ * 7.5 pt for `28 Sept 2025` (en-IN), `DMD/26-27/00001` and `12,34,56,789.00` on one line.
+ */
 function columns(width: number): Column[] {
   const fixed: Column[] = [
     { title: 'Date', width: 56, align: 'left' },
-    { title: 'Document', width: 80, align: 'left' },
+    { title: 'Document', width: 76, align: 'left' },
     { title: 'Particulars', width: 0, align: 'left' },
-    { title: 'Due', width: 54, align: 'left' },
-    { title: 'Debit', width: 64, align: 'right' },
-    { title: 'Credit', width: 64, align: 'right' },
-    { title: 'Balance', width: 70, align: 'right' },
+    { title: 'Due', width: 56, align: 'left' },
+    { title: 'Debit', width: 63, align: 'right' },
+    { title: 'Credit', width: 63, align: 'right' },
+    { title: 'Balance', width: 68, align: 'right' },
   ];
   fixed[2].width = width - fixed.reduce((a, c) => a + c.width, 0);
   return fixed;
@@ -78,7 +81,13 @@ export function renderStatementPdf(input: StatementDocumentInput): Promise<Buffe
     margin: MARGIN,
     bufferPages: true,
   });
-  const date = (d: string) => displayDate(d, locale);
+  // Dates repeat (a demand's due date on each of its receipts): each is formatted once.
+  const dates = new Map<string, string>();
+  const date = (d: string) => {
+    let shown = dates.get(d);
+    if (shown === undefined) dates.set(d, (shown = displayDate(d, locale)));
+    return shown;
+  };
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
   const right = left + width;
@@ -131,18 +140,22 @@ export function renderStatementPdf(input: StatementDocumentInput): Promise<Buffe
 
   /**
    * One row of cells; starts a new page (heading repeated) when it would not fit. `balanceRow`:
-   * the opening or closing balance, its words and amount in bold.
+   * the opening or closing balance, its words and amount in bold. A cell that fits its column is
+   * drawn as one line, placed by its measured width (no line wrapping: a statement has hundreds
+   * of dates and amounts, and wrapping each was most of a render); one that does not wraps.
    */
   const row = (cells: (string | null)[], balanceRow = false) => {
     const font = (i: number) => (balanceRow && (i === 2 || i === 6) ? 'bold' : 'regular');
     doc.fontSize(TABLE_SIZE);
-    const height = Math.max(
-      ...cells.map((text, i) =>
-        text === null
-          ? 0
-          : doc.font(font(i)).heightOfString(text, { width: cols[i].width - 2 * CELL_PAD }),
-      ),
-    );
+    const lineHeight = doc.currentLineHeight(true);
+    const laid = cells.map((text, i) => {
+      if (text === null || text === '') return null;
+      const inner = cols[i].width - 2 * CELL_PAD;
+      const textWidth = doc.font(font(i)).widthOfString(text);
+      const height = textWidth <= inner ? lineHeight : doc.heightOfString(text, { width: inner });
+      return { text, inner, textWidth, height, wraps: textWidth > inner };
+    });
+    const height = Math.max(lineHeight, ...laid.map((c) => c?.height ?? 0));
     if (y + height > bottom()) {
       doc.addPage();
       doc
@@ -159,12 +172,15 @@ export function renderStatementPdf(input: StatementDocumentInput): Promise<Buffe
     }
     doc.fontSize(TABLE_SIZE).fillColor('black');
     let x = left;
-    cells.forEach((text, i) => {
-      if (text !== null && text !== '') {
-        doc.font(font(i)).text(text, x + CELL_PAD, y, {
-          width: cols[i].width - 2 * CELL_PAD,
-          align: cols[i].align,
-        });
+    laid.forEach((cell, i) => {
+      if (cell !== null) {
+        doc.font(font(i));
+        if (cell.wraps) {
+          doc.text(cell.text, x + CELL_PAD, y, { width: cell.inner, align: cols[i].align });
+        } else {
+          const shift = cols[i].align === 'right' ? cell.inner - cell.textWidth : 0;
+          doc.text(cell.text, x + CELL_PAD + shift, y, { lineBreak: false });
+        }
       }
       x += cols[i].width;
     });
