@@ -14,6 +14,9 @@ const LAYERS = [
   ['cli'],
   ['app'],
   ['seed'],
+  // The statement of account: its own ledger statement, interest's figures, printed by documents
+  // and written by exports' XLSX writer, so it sits above all three.
+  ['statements'],
   // Features over the records: printed documents, files, cancellations, operations.
   ['documents'],
   ['exports'],

@@ -41,6 +41,7 @@ import { DemandsModule } from '@/demands/demands.module';
 import { ReceivablesModule } from '@/receivables/receivables.module';
 import { InterestModule } from '@/interest/interest.module';
 import { BankModule } from '@/bank/bank.module';
+import { StatementsModule } from '@/statements/statements.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -104,6 +105,7 @@ export class AppModule {
         WebhooksModule,
         InterestModule,
         BankModule,
+        StatementsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

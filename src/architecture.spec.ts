@@ -28,6 +28,7 @@ const ROOMS = [
   'receivables',
   'search',
   'seed',
+  'statements',
   'tenant-config',
   'tenants',
   'webhooks',

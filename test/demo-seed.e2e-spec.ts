@@ -232,6 +232,31 @@ describe('demo seed', () => {
     for (const rate of rates) expect([10.85, 10.65]).toContain(rate);
   });
 
+  it("shows interest, TDS and a bounced cheque on the interest booking's statement (docs/statement.md)", async () => {
+    const interest = await request(t.server)
+      .post('/demands/search')
+      .set(as(key))
+      .send([{ field: 'demandType', query: 'INTEREST', type: 'EQUALS' }]);
+    const booking = (interest.body.content as { booking: string }[])[0].booking;
+    const res = await request(t.server).get(`/bookings/${booking}/statement`).set(as(key));
+    expect(res.status).toBe(200);
+    const entries = res.body.entries as {
+      kind: string;
+      particulars: string;
+      ref: { id: string };
+    }[];
+    expect(entries.some((e) => e.particulars.startsWith('Interest on late payment'))).toBe(true);
+    expect(entries.some((e) => e.particulars.startsWith('TDS deducted u/s 194-IA, 26QB'))).toBe(
+      true,
+    );
+    expect(
+      entries.some((e) => e.kind === 'RECEIPT_REVERSED' && /bounced: /.test(e.particulars)),
+    ).toBe(true);
+    expect(res.body.totals.interestAccrued.amount).toBeGreaterThan(0);
+    expect(res.body.totals.interestDemanded.amount).toBeGreaterThan(0);
+    expect(res.body.closingBalance).toEqual(res.body.totals.outstanding);
+  });
+
   it('records every number as issued and API-issued numbers continue each series without a gap', async () => {
     const [counts] = await db.query<{ docs: string; issued: string }[]>(
       `SELECT (SELECT count(*) FROM bookings WHERE tenant_id = $1)

@@ -363,6 +363,33 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call(waiver, waive(other, 1))).status).toBe(404);
   });
 
+  it('statement of account: 200 as JSON, PDF and XLSX; 400; 404 (another tenant)', async () => {
+    const demand = await createDemand(t, tenant, { demandDate: '2026-03-01' });
+    const cheque = await http()
+      .post('/receipts')
+      .set(as(tenant))
+      .send(
+        receiptBody(demand.splits[0].id, { paymentMode: 'CHEQUE', receivedDate: '2026-03-05' }),
+      );
+    expect(cheque.status).toBe(201);
+    const bounced = await http()
+      .post(`/receipts/${(cheque.body as { id: string }).id}/bounce`)
+      .set(as(tenant))
+      .send({ reason: 'Insufficient funds', bouncedOn: '2026-03-10' });
+    expect(bounced.status).toBe(200);
+    const op = 'GET /bookings/{id}/statement';
+    const path = `/bookings/${demand.booking}/statement`;
+    const json = await call(op, http().get(`${path}?from=2026-03-02`).set(as(tenant)));
+    expect(json.status).toBe(200);
+    expect((json.body as { entries: unknown[] }).entries).toHaveLength(2);
+    for (const format of ['pdf', 'xlsx']) {
+      const file = http().get(`${path}?format=${format}`).set(as(tenant)).buffer(true);
+      expect((await call(op, file)).status).toBe(200);
+    }
+    expect((await call(op, http().get(`${path}?to=2026-13-01`).set(as(tenant)))).status).toBe(400);
+    expect((await call(op, http().get(path).set(as(other)))).status).toBe(404);
+  });
+
   it('webhooks: 201, 200, 204, 400, 404 (another tenant)', async () => {
     const url = 'http://127.0.0.1:9/hooks';
     const created = await call(

@@ -1,50 +1,12 @@
 /**
  * The printed receipt (GET /receipts/{id}/document): one A4 page of real, extractable text in
- * DejaVu Sans, embedded from the `dejavu-fonts-ttf` package (it has the ₹ sign; nothing is
- * downloaded at run time). Pure: the same input gives the same bytes (fixed document dates),
- * so renders can be cached and compared.
+ * DejaVu Sans (pdf-toolkit.ts). Pure: the same input gives the same bytes (fixed document
+ * dates), so renders can be cached and compared.
  */
-import type PDFDocumentClass from 'pdfkit';
-import { readFileSync } from 'node:fs';
 import type { PaymentMode } from '@/common/domain/enums';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
-
-/**
- * The fonts, parsed once per process by pdfkit's own fontkit and shared by every document:
- * given a path or bytes, pdfkit parses the 700 KB TTF again for each document, which was ~20 of
- * a render's ~25 ms of CPU (bench/receipt-pdf.bench.ts). A parsed font is only read while
- * drawing (each document keeps its own subset), so the bytes are the same either way.
- */
-interface PdfToolkit {
-  PDFDocument: typeof PDFDocumentClass;
-  regular: PDFKit.Mixins.PDFFontSource;
-  bold: PDFKit.Mixins.PDFFontSource;
-}
-let toolkit: PdfToolkit | undefined;
-
-/**
- * pdfkit, fontkit and the parsed fonts, loaded on the first render instead of at boot: they are
- * about 40 MB of a process's memory, and most processes (and every search or receipt) never
- * print a receipt.
- */
-function pdfToolkit(): PdfToolkit {
-  if (toolkit) return toolkit;
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  // The same fontkit pdfkit uses (a direct dependency at pdfkit's version, so npm shares one copy).
-  const fontkit = require('fontkit') as { create(data: Uint8Array): object };
-  const PDFDocument = require('pdfkit') as typeof PDFDocumentClass;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const parsedFont = (file: string) =>
-    // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
-    fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;
-  toolkit = {
-    PDFDocument,
-    regular: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
-    bold: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
-  };
-  return toolkit;
-}
+import { displayDate, startPdf } from './pdf-toolkit';
 
 /** Bump when the layout changes: it is part of the document's ETag. */
 export const RECEIPT_LAYOUT_VERSION = 2;
@@ -87,37 +49,14 @@ export function payerLine(receipt: ReceiptView): string {
   }
 }
 
-function displayDate(date: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${date}T00:00:00Z`));
-}
-
 /** Renders the receipt; resolves with the PDF's bytes. */
 export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
   const { receipt, tenantName, locale } = input;
-  const { PDFDocument, regular, bold } = pdfToolkit();
-  const doc = new PDFDocument({
-    size: 'A4',
+  const { doc, done } = startPdf({
+    title: `Receipt ${receipt.receiptNumber}`,
+    author: tenantName,
+    date: input.issuedAt,
     margin: 56,
-    info: {
-      Title: `Receipt ${receipt.receiptNumber}`,
-      Author: tenantName,
-      Creator: 'finance-service',
-      CreationDate: input.issuedAt,
-      ModDate: input.issuedAt,
-    },
-  });
-  doc.registerFont('regular', regular);
-  doc.registerFont('bold', bold);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
 
   // Every block starts below the one above it (doc.y after drawing), so a tenant name of 200

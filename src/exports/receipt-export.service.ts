@@ -1,9 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { stringify } from 'csv-stringify';
-import type ExcelJSModule from 'exceljs';
 import type { Response } from 'express';
-import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
@@ -24,6 +22,7 @@ import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
 import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
 import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
+import { writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
 import {
   BEGIN_EXPORT_SQL,
   cappedCountSql,
@@ -283,14 +282,10 @@ async function writeCsv(rows: AsyncIterable<ExportRow>, tenant: TenantContext, r
   );
 }
 
-async function writeXlsx(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
-  // Loaded on the first XLSX export, not at boot: ~28 MB of memory most processes never use.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ExcelJS = require('exceljs') as typeof ExcelJSModule;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: true });
-  const sheet = workbook.addWorksheet('Receipts');
-  sheet.columns = EXPORT_COLUMNS.map((key) => ({
-    header: key,
+/** The receipt export's one worksheet: the CSV's columns, with typed amount and date cells. */
+const RECEIPTS_SHEET: XlsxSheet = {
+  name: 'Receipts',
+  columns: EXPORT_COLUMNS.map((key) => ({
     key,
     width:
       key === 'id' ||
@@ -298,31 +293,20 @@ async function writeXlsx(rows: AsyncIterable<ExportRow>, tenant: TenantContext, 
       ['unit', 'demand', 'booking', 'demandSplit'].includes(key)
         ? 38
         : 18,
-    style:
+    type:
       key === 'amount'
-        ? { numFmt: '0.00' }
+        ? 'money'
         : DATE_COLUMNS.has(key)
-          ? { numFmt: 'yyyy-mm-dd' }
+          ? 'date'
           : key === 'created'
-            ? { numFmt: 'yyyy-mm-dd hh:mm:ss' }
-            : {},
-  }));
-  let written = 0;
-  for await (const row of rows) {
-    const record = toExportRecord(row, tenant);
-    const cells: Record<string, unknown> = { ...record };
-    cells.amount = Number(record.amount);
-    cells.created = row.created_at;
-    for (const key of DATE_COLUMNS) {
-      const value = record[key];
-      cells[key] = value === null ? null : new Date(`${value}T00:00:00Z`);
-    }
-    sheet.addRow(cells).commit();
-    // exceljs writes without back-pressure: wait for the socket to drain now and then.
-    if (++written % FETCH_ROWS === 0 && res.writableNeedDrain) {
-      await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    }
+            ? 'datetime'
+            : 'text',
+  })),
+};
+
+async function writeXlsx(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
+  async function* records() {
+    for await (const row of rows) yield toExportRecord(row, tenant);
   }
-  sheet.commit();
-  await workbook.commit();
+  await writeXlsxSheet(res, RECEIPTS_SHEET, records());
 }

@@ -72,6 +72,10 @@ const TAGS: [name: string, description: string][] = [
     "Interest on late payment: the tenant's policy (rates over time), interest per booking at any business date, interest demands and waivers.",
   ],
   [
+    'statements',
+    'The statement of account of a booking: every demand, receipt, reversal and cancellation as it happened, at any business date, as JSON, PDF or XLSX.',
+  ],
+  [
     'events',
     'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
   ],

@@ -61,6 +61,15 @@ import {
  */
 type Counted = 'asOf' | 'recorded';
 
+/** Interest of a booking (or of one payer) at asOf, as 10.3 defines each figure. */
+export interface InterestFigures {
+  accrued: Decimal;
+  demanded: Decimal;
+  waived: Decimal;
+  /** accrued - demanded - waived per payer, never below 0 (summed over payers). */
+  due: Decimal;
+}
+
 /** The interest of one booking at asOf, in decimals. */
 export interface BookingInterest {
   row: InterestRow;
@@ -69,7 +78,7 @@ export interface BookingInterest {
   splits: { split: InterestSplitRow; interest: SplitInterest }[];
   payers: PayerInterest[];
   waivers: InterestWaiverRow[];
-  totals: { accrued: Decimal; demanded: Decimal; waived: Decimal; due: Decimal };
+  totals: InterestFigures;
   /** The latest interestThrough of the booking's interest demands not cancelled now. */
   demandedThrough: string | null;
 }
@@ -165,6 +174,24 @@ export class InterestService {
     );
     if (!row) throw BOOKING_NOT_FOUND.error(bookingId);
     return bookingInterest(row, asOf, counted);
+  }
+
+  /**
+   * A booking's interest figures at asOf, of every payer or of `payerId` alone (zero when that
+   * payer has none): what the statement of account shows beside its ledger. 404 when the booking
+   * is not the tenant's.
+   */
+  async figures(
+    tenant: TenantContext,
+    bookingId: string,
+    asOf: string,
+    payerId?: string,
+  ): Promise<InterestFigures> {
+    const interest = await this.compute(tenant, bookingId, asOf);
+    if (payerId === undefined) return interest.totals;
+    const zero = new Decimal(0);
+    const payer = interest.payers.find((p) => p.payerId === payerId);
+    return payer ?? { accrued: zero, demanded: zero, waived: zero, due: zero };
   }
 
   /** GET /bookings/{id}/interest?asOf= (default today; a future date projects). */

@@ -31,9 +31,10 @@ const ACTOR = 'demo-seed';
 
 /**
  * Gives the demo tenant `key` (seeded in the current transaction) the interest policy above and
- * raises one interest demand, through the end of last month, on the booking paid latest: the
- * planner pays random open splits, so many instalments are paid after their due date and some
- * are still unpaid past it. Written by the API's own services, so the policy has its history and
+ * raises one interest demand, through the end of last month, on the booking paid latest (among
+ * those whose buyer deducts TDS and pays by cheque, for the statement of account: see
+ * LATE_BOOKINGS_SQL): the planner pays random open splits, so many instalments are paid after
+ * their due date and some are still unpaid past it. Written by the API's own services, so the policy has its history and
  * events, and the demand its numbers (the series stay gap-free) and its `demand.created`.
  */
 export async function seedDemoInterest(app: INestApplicationContext, key: string): Promise<void> {

@@ -14,6 +14,7 @@ import { TenantsService } from '@/http/tenancy/tenants.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { seedDemoInterest } from './demo-interest';
 import { seedDemoBank } from './demo-bank';
+import { seedDemoStatement } from './demo-statement';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
   ADVANCE_SEARCH_VERSION_SQL,
@@ -76,7 +77,8 @@ export async function seedDemoData(app: INestApplicationContext, config: AppConf
 /**
  * Creates the tenants and their histories (exactly `receiptsPerTenant` receipts each) in one
  * transaction; the first (`demo`) also gets an interest policy and an interest demand
- * (demo-interest.ts). Returns receipts per tenant. `progress` hears of every chunk written.
+ * (demo-interest.ts) on a booking whose statement of account shows interest, TDS and a bounced
+ * cheque (demo-statement.ts). Returns receipts per tenant. `progress` hears of every chunk written.
  */
 export async function seedDemoTenants(
   app: INestApplicationContext,
@@ -101,6 +103,7 @@ export async function seedDemoTenants(
         await seedDemoBank(app, tenant);
       }
       if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
+      if (specs.length > 0) await seedDemoStatement(app, specs[0].key);
     }),
   );
   return counts;

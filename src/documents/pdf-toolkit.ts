@@ -1,0 +1,108 @@
+/**
+ * What every printed document (the receipt, the statement of account) is drawn with: pdfkit and
+ * DejaVu Sans, embedded from the `dejavu-fonts-ttf` package (it has the ₹ sign; nothing is
+ * downloaded at run time), registered as `regular` and `bold`. Documents carry fixed dates, so
+ * the same input gives the same bytes.
+ */
+import type PDFDocumentClass from 'pdfkit';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The fonts, parsed once per process by pdfkit's own fontkit and shared by every document:
+ * given a path or bytes, pdfkit parses the 700 KB TTF again for each document, which was ~20 of
+ * a render's ~25 ms of CPU (bench/receipt-pdf.bench.ts). A parsed font is only read while
+ * drawing (each document keeps its own subset), so the bytes are the same either way.
+ */
+interface PdfToolkit {
+  PDFDocument: typeof PDFDocumentClass;
+  regular: PDFKit.Mixins.PDFFontSource;
+  bold: PDFKit.Mixins.PDFFontSource;
+}
+let toolkit: PdfToolkit | undefined;
+
+/**
+ * pdfkit, fontkit and the parsed fonts, loaded on the first render instead of at boot: they are
+ * about 40 MB of a process's memory, and most processes (and every search or receipt) never
+ * print a document.
+ */
+function pdfToolkit(): PdfToolkit {
+  if (toolkit) return toolkit;
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  // The same fontkit pdfkit uses (a direct dependency at pdfkit's version, so npm shares one copy).
+  const fontkit = require('fontkit') as { create(data: Uint8Array): object };
+  const PDFDocument = require('pdfkit') as typeof PDFDocumentClass;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const parsedFont = (file: string) =>
+    // pdfkit accepts a fontkit font (anything with `layout`); its typings only name file sources.
+    fontkit.create(readFileSync(require.resolve(file))) as unknown as PDFKit.Mixins.PDFFontSource;
+  toolkit = {
+    PDFDocument,
+    regular: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+    bold: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+  };
+  return toolkit;
+}
+
+export interface PdfStart {
+  /** The document's title (its metadata). */
+  title: string;
+  /** Its author: the tenant's name. */
+  author: string;
+  /** Its creation and modification date: fixed by the caller, so renders are byte-identical. */
+  date: Date;
+  /** Page margin, in points, on every side. */
+  margin: number;
+  /** Keep pages in memory until the end, so a footer can name the page count. */
+  bufferPages?: boolean;
+}
+
+export interface StartedPdf {
+  /** An A4 document with the fonts `regular` and `bold` registered. */
+  doc: PDFKit.PDFDocument;
+  /** The PDF's bytes, once `doc.end()` has been called. */
+  done: Promise<Buffer>;
+}
+
+/** A new A4 document; call `doc.end()` when drawn and await `done`. */
+export function startPdf(start: PdfStart): StartedPdf {
+  const { PDFDocument, regular, bold } = pdfToolkit();
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: start.margin,
+    ...(start.bufferPages ? { bufferPages: true } : {}),
+    info: {
+      Title: start.title,
+      Author: start.author,
+      Creator: 'finance-service',
+      CreationDate: start.date,
+      ModDate: start.date,
+    },
+  });
+  doc.registerFont('regular', regular);
+  doc.registerFont('bold', bold);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return { doc, done };
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `22 Nov 2026` (en-IN) or `Nov 22, 2026` (en-US): a calendar date as the locale writes it. */
+export function displayDate(date: string, locale: string): string {
+  // One formatter per locale: a statement prints hundreds of dates, and making one is costly.
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    dateFormats.set(locale, format);
+  }
+  return format.format(new Date(`${date}T00:00:00Z`));
+}

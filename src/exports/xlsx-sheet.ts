@@ -1,0 +1,106 @@
+/**
+ * The XLSX writer of every file this service makes (the receipt export, the statement of
+ * account): one worksheet through exceljs's streaming writer, money as numeric cells with two
+ * decimals, dates as date cells, text guarded against formula injection.
+ */
+import type ExcelJSModule from 'exceljs';
+import { once } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
+import { guardFormula } from './receipt-export-rows';
+
+/**
+ * `text` (guarded: guardFormula), `money` (numeric text such as `150000.00`, written as a number
+ * with the format 0.00), `date` (`YYYY-MM-DD`, a date cell), `datetime` (an ISO 8601 instant).
+ */
+export type XlsxCellType = 'text' | 'money' | 'date' | 'datetime';
+
+export interface XlsxColumn {
+  key: string;
+  /** The heading; defaults to the key. */
+  header?: string;
+  width: number;
+  type: XlsxCellType;
+}
+
+export interface XlsxSheet {
+  name: string;
+  columns: readonly XlsxColumn[];
+}
+
+/** A row: each column's key to its text (null: an empty cell). */
+export type XlsxRecord = Readonly<Record<string, string | null>>;
+
+const FORMATS: Readonly<Record<XlsxCellType, string | undefined>> = {
+  text: undefined,
+  money: '0.00',
+  date: 'yyyy-mm-dd',
+  datetime: 'yyyy-mm-dd hh:mm:ss',
+};
+
+/** Rows between checks of the stream's back-pressure. */
+const DRAIN_EVERY = 1000;
+
+function cell(type: XlsxCellType, value: string | null): unknown {
+  if (value === null) return null;
+  switch (type) {
+    case 'money':
+      // numeric(18,2) text: at most 15 significant digits, so the double is the exact decimal.
+      return Number(value);
+    case 'date':
+      return new Date(`${value}T00:00:00Z`);
+    case 'datetime':
+      return new Date(value);
+    default:
+      return guardFormula(value);
+  }
+}
+
+/**
+ * Writes `rows` as the one worksheet of an XLSX file to `stream`, which it ends. exceljs writes
+ * without back-pressure, so every DRAIN_EVERY rows it waits for the stream to drain (or close).
+ */
+export async function writeXlsxSheet(
+  stream: Writable,
+  sheet: XlsxSheet,
+  rows: AsyncIterable<XlsxRecord> | Iterable<XlsxRecord>,
+): Promise<void> {
+  // Loaded on the first XLSX, not at boot: ~28 MB of memory most processes never use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ExcelJS = require('exceljs') as typeof ExcelJSModule;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
+  const worksheet = workbook.addWorksheet(sheet.name);
+  worksheet.columns = sheet.columns.map((c) => {
+    const numFmt = FORMATS[c.type];
+    return {
+      header: c.header ?? c.key,
+      key: c.key,
+      width: c.width,
+      style: numFmt ? { numFmt } : {},
+    };
+  });
+  let written = 0;
+  for await (const row of rows) {
+    const cells: Record<string, unknown> = {};
+    for (const c of sheet.columns) cells[c.key] = cell(c.type, row[c.key] ?? null);
+    worksheet.addRow(cells).commit();
+    if (++written % DRAIN_EVERY === 0 && stream.writableNeedDrain) {
+      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    }
+  }
+  worksheet.commit();
+  await workbook.commit();
+}
+
+/** The same, as the bytes of the file: for a sheet small enough to hold in memory. */
+export async function xlsxBytes(
+  sheet: XlsxSheet,
+  rows: AsyncIterable<XlsxRecord> | Iterable<XlsxRecord>,
+): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = once(out, 'end');
+  await writeXlsxSheet(out, sheet, rows);
+  await ended;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,252 @@
+import Decimal from 'decimal.js';
+import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
+
+/**
+ * The ledger of a statement of account (docs/statement.md), pure: no database, no clock. From a
+ * booking's demands and receipts (STATEMENT_SQL's row) it makes the entries as they happened,
+ * orders them, and sums the running balance, the opening and closing balances and the totals.
+ *
+ * - DEMAND: a debit on the demand date (INTEREST demands too); DEMAND_CANCELLED: a credit of the
+ *   same amount on the cancel date.
+ * - RECEIPT: a credit on the received date; RECEIPT_REVERSED: a debit of the same amount on the
+ *   date the receipt was cancelled or bounced. So a cancelled or bounced receipt shows twice.
+ * - A cancel or bounce is never dated before what it reverses (a receipt bounced "before" it was
+ *   received, a demand cancelled before its date, which no write allows, would otherwise owe less
+ *   than nothing for a while): its entry is dated no earlier than the original.
+ * - Everything dated after `to` is left out (`to` <= asOf: on asOf, what is dated later has not
+ *   happened yet).
+ */
+
+/**
+ * Exact for any booking: amounts have at most 16 digits and 2 decimals, so even a million
+ * entries sum to under 25 significant digits (decimal.js's default precision is 20).
+ */
+const Exact = Decimal.clone({ precision: 40 });
+
+export const ENTRY_KINDS = ['DEMAND', 'RECEIPT', 'RECEIPT_REVERSED', 'DEMAND_CANCELLED'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/**
+ * Same date: demands first, then receipts, then reversals (a receipt's, then a demand's cancel,
+ * which can only follow its receipts' reversals); then by document number.
+ */
+const RANK: Readonly<Record<EntryKind, number>> = {
+  DEMAND: 0,
+  RECEIPT: 1,
+  RECEIPT_REVERSED: 2,
+  DEMAND_CANCELLED: 3,
+};
+
+export interface LedgerEntry {
+  date: string;
+  kind: EntryKind;
+  documentNumber: string;
+  particulars: string;
+  /** The due date of the demand the entry is (or pays). */
+  dueDate: string;
+  debit: Decimal | null;
+  credit: Decimal | null;
+  /** Running debit minus credit, from the opening balance. */
+  balance: Decimal;
+  ref: { type: 'demand' | 'receipt'; id: string };
+}
+
+export interface LedgerTotals {
+  /** Demand debits - cancellation credits. */
+  demanded: Decimal;
+  /** Receipt credits - reversal debits. */
+  received: Decimal;
+  /** demanded - received (= closingBalance). */
+  outstanding: Decimal;
+  /** The part of outstanding on demands due before asOf. */
+  overdue: Decimal;
+  /** outstanding - overdue. */
+  notYetDue: Decimal;
+}
+
+export interface Ledger {
+  from: string;
+  to: string;
+  asOf: string;
+  openingBalance: Decimal;
+  entries: LedgerEntry[];
+  closingBalance: Decimal;
+  totals: LedgerTotals;
+}
+
+export interface LedgerRecords {
+  /** Used for the payer of a BUYER receipt. */
+  buyerName: string;
+  demands: readonly StatementDemandRow[];
+  receipts: readonly StatementReceiptRow[];
+}
+
+export interface LedgerPeriod {
+  /** Undefined: the first entry's date (or `to` when there is none), opening balance 0. */
+  from?: string;
+  to: string;
+  asOf: string;
+}
+
+/** Payment modes as a statement reads them. */
+const MODES: Readonly<Record<string, string>> = {
+  CASH: 'Cash',
+  CHEQUE: 'Cheque',
+  DEMAND_DRAFT: 'Demand draft',
+  NEFT: 'NEFT',
+  RTGS: 'RTGS',
+  IMPS: 'IMPS',
+  UPI: 'UPI',
+  CARD: 'Card',
+  ONLINE: 'Online',
+  OTHER: 'Other',
+};
+
+const PAYERS: Readonly<Record<string, string>> = {
+  CO_BUYER: 'co-buyer',
+  BANK: 'bank (loan disbursement)',
+  OTHER: 'another payer',
+};
+
+/** The milestone or remarks of a demand. */
+export function demandParticulars(demand: StatementDemandRow): string {
+  if (demand.remarks.trim() !== '') return demand.remarks;
+  if (demand.milestone) return `Milestone ${demand.milestone}`;
+  return `${demand.type.charAt(0)}${demand.type.slice(1).toLowerCase()} demand`;
+}
+
+/** Payment mode, reference and payer; a TDS receipt as section 194-IA reads it. */
+export function receiptParticulars(receipt: StatementReceiptRow, buyerName: string): string {
+  if (receipt.mode === 'TDS') return `TDS deducted u/s 194-IA, 26QB ${receipt.ref}`;
+  const mode = MODES[receipt.mode] ?? receipt.mode;
+  const payer = receipt.payerType === 'BUYER' ? buyerName : (PAYERS[receipt.payerType] ?? '');
+  return [mode, receipt.ref].filter((p) => p !== '').join(' ') + (payer ? ` from ${payer}` : '');
+}
+
+/** Cancelled or bounced, and why. */
+export function reversalParticulars(receipt: StatementReceiptRow): string {
+  const what = receipt.status === 'BOUNCED' ? 'bounced' : 'cancelled';
+  const reason = receipt.statusReason ? `: ${receipt.statusReason}` : '';
+  return `Receipt ${receipt.number} ${what}${reason}`;
+}
+
+const later = (a: string, b: string) => (a > b ? a : b);
+
+/** Every entry of the records, in statement order (dates after `to` included). */
+export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balance'>[] {
+  const entries: Omit<LedgerEntry, 'balance'>[] = [];
+  for (const d of records.demands) {
+    const amount = new Exact(d.amount);
+    const ref = { type: 'demand' as const, id: d.id };
+    entries.push({
+      date: d.date,
+      kind: 'DEMAND',
+      documentNumber: d.number,
+      particulars: demandParticulars(d),
+      dueDate: d.dueDate,
+      debit: amount,
+      credit: null,
+      ref,
+    });
+    if (d.cancelledOn !== null) {
+      entries.push({
+        date: later(d.cancelledOn, d.date),
+        kind: 'DEMAND_CANCELLED',
+        documentNumber: d.number,
+        particulars: `Demand cancelled${d.cancelReason ? `: ${d.cancelReason}` : ''}`,
+        dueDate: d.dueDate,
+        debit: null,
+        credit: amount,
+        ref,
+      });
+    }
+  }
+  for (const r of records.receipts) {
+    const amount = new Exact(r.amount);
+    const ref = { type: 'receipt' as const, id: r.id };
+    entries.push({
+      date: r.date,
+      kind: 'RECEIPT',
+      documentNumber: r.number,
+      particulars: receiptParticulars(r, records.buyerName),
+      dueDate: r.dueDate,
+      debit: null,
+      credit: amount,
+      ref,
+    });
+    if (r.status !== 'ACTIVE' && r.statusChangedOn !== null) {
+      entries.push({
+        date: later(r.statusChangedOn, r.date),
+        kind: 'RECEIPT_REVERSED',
+        documentNumber: r.number,
+        particulars: reversalParticulars(r),
+        dueDate: r.dueDate,
+        debit: amount,
+        credit: null,
+        ref,
+      });
+    }
+  }
+  return entries.sort(compareEntries);
+}
+
+/** Date, then kind (demands, receipts, reversals), then document number, then id. */
+export function compareEntries(
+  a: Pick<LedgerEntry, 'date' | 'kind' | 'documentNumber' | 'ref'>,
+  b: Pick<LedgerEntry, 'date' | 'kind' | 'documentNumber' | 'ref'>,
+): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+  if (a.kind !== b.kind) return RANK[a.kind] - RANK[b.kind];
+  // Numbers sort as numbers do when their series grows a digit (…/99999 before …/100000).
+  if (a.documentNumber.length !== b.documentNumber.length)
+    return a.documentNumber.length - b.documentNumber.length;
+  if (a.documentNumber !== b.documentNumber) return a.documentNumber < b.documentNumber ? -1 : 1;
+  return a.ref.id < b.ref.id ? -1 : a.ref.id > b.ref.id ? 1 : 0;
+}
+
+/** The statement of `records` for `period`: entries from..to with their balance, and totals. */
+export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledger {
+  const all = ledgerEntries(records).filter((e) => e.date <= period.to);
+  const from = period.from ?? (all.length > 0 ? all[0].date : period.to);
+  const zero = new Exact(0);
+  let opening = zero;
+  let balance = zero;
+  const entries: LedgerEntry[] = [];
+  let demanded = zero;
+  let received = zero;
+  let overdue = zero;
+  for (const entry of all) {
+    const debit = entry.debit ?? zero;
+    const credit = entry.credit ?? zero;
+    const net = debit.minus(credit);
+    if (entry.kind === 'DEMAND' || entry.kind === 'DEMAND_CANCELLED') {
+      demanded = demanded.plus(net);
+    } else {
+      received = received.minus(net);
+    }
+    if (entry.dueDate < period.asOf) overdue = overdue.plus(net);
+    if (entry.date < from) {
+      opening = opening.plus(net);
+      balance = opening;
+    } else {
+      balance = balance.plus(net);
+      entries.push({ ...entry, balance });
+    }
+  }
+  const outstanding = demanded.minus(received);
+  return {
+    from,
+    to: period.to,
+    asOf: period.asOf,
+    openingBalance: opening,
+    entries,
+    closingBalance: balance,
+    totals: {
+      demanded,
+      received,
+      outstanding,
+      overdue,
+      notYetDue: outstanding.minus(overdue),
+    },
+  };
+}
