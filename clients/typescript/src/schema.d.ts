@@ -828,6 +828,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bookings/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statement of account of a booking: its ledger as it stood on asOf.
+         * @description Every entry as it happened, oldest first, on business dates: DEMAND (a debit on the demand date; INTEREST demands too), RECEIPT (a credit on the received date), RECEIPT_REVERSED (a debit on the date the receipt was cancelled or bounced, its particulars saying which and why), DEMAND_CANCELLED (a credit on the cancel date, in the tenant's zone); a cancelled or bounced receipt shows twice. On one date: demands, then receipts, then reversals (a receipt, then a demand cancelled), then by document number. Entries dated after to (default asOf; asOf default today) do not exist yet. balance runs debit minus credit; openingBalance sums every entry dated before from (default: the first entry's date, opening 0); closingBalance = openingBalance + debits - credits. With payerId only that payer's splits count (a demand's debit is that payer's share). Totals run from the first entry through to (outstanding = closingBalance; overdue: on demands due before asOf); the interest figures are those of GET /bookings/{id}/interest at asOf (of the payer, with payerId). format=pdf: the printed A4 statement (real text, DejaVu Sans with ₹); format=xlsx: the entries as one worksheet (numeric money cells, date cells). A malformed date, from after to, to after asOf, a payerId that is not a UUID or another format is 400 VALIDATION_FAILED naming it; another tenant's booking is 404. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND.
+         */
+        get: operations["StatementsController_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3210,6 +3230,149 @@ export interface components {
             raw: string;
             /** @description Every match, unmatch and ignore, oldest first (none before matching). */
             history: components["schemas"]["BankLineHistoryView"][];
+        };
+        StatementBookingView: {
+            /**
+             * Format: uuid
+             * @description Booking identifier.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            id: string;
+            /**
+             * @description The booking number.
+             * @example BKG/26-27/00012
+             */
+            bookingNumber: string;
+            /**
+             * Format: uuid
+             * @description The booked unit.
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            unit: string;
+            /**
+             * @description Name of the buyer.
+             * @example Ananya Iyer
+             */
+            buyerName: string;
+        };
+        StatementRefView: {
+            /**
+             * @description The record the entry comes from.
+             * @example receipt
+             * @enum {string}
+             */
+            type: "demand" | "receipt";
+            /**
+             * Format: uuid
+             * @description Its id (GET /demands/{id} or GET /receipts/{id}).
+             * @example e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b
+             */
+            id: string;
+        };
+        StatementEntryView: {
+            /**
+             * Format: date
+             * @description The business date: the demand's demandDate, the receipt's receivedDate, or the date it was cancelled or bounced (statusChangedOn), or the demand's cancel date.
+             * @example 2026-11-22
+             */
+            date: string;
+            /**
+             * @description DEMAND (a debit; INTEREST demands too), RECEIPT (a credit), RECEIPT_REVERSED (a debit: the receipt was cancelled or bounced), DEMAND_CANCELLED (a credit).
+             * @example RECEIPT
+             * @enum {string}
+             */
+            kind: "DEMAND" | "RECEIPT" | "RECEIPT_REVERSED" | "DEMAND_CANCELLED";
+            /**
+             * @description The demand number or the receipt number.
+             * @example RCT/26-27/00042
+             */
+            documentNumber: string;
+            /**
+             * @description Demands: the remarks (else the milestone). Receipts: payment mode, reference and payer (TDS: "TDS deducted u/s 194-IA, 26QB <ack>"). Reversals: cancelled or bounced, and why.
+             * @example NEFT UTR2026112200042 from Ananya Iyer
+             */
+            particulars: string;
+            /**
+             * Format: date
+             * @description The due date of the demand (for a receipt: of the demand it pays).
+             * @example 2026-12-15
+             */
+            dueDate: string;
+            /**
+             * @description The amount owed more (demands, reversals); null for a credit.
+             * @example {
+             *       "amount": 250000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "2,50,000.00"
+             *     }
+             */
+            debit: components["schemas"]["MoneyView"] | (never | null);
+            /**
+             * @description The amount owed less (receipts, cancelled demands); null for a debit.
+             * @example null
+             */
+            credit: components["schemas"]["MoneyView"] | (never | null);
+            /** @description The running balance after this entry: opening balance + debits - credits so far. */
+            balance: components["schemas"]["MoneyView"];
+            /** @description The demand or receipt of the entry. */
+            ref: components["schemas"]["StatementRefView"];
+        };
+        StatementTotalsView: {
+            /** @description Demand debits - cancellation credits, from the first entry through to. */
+            demanded: components["schemas"]["MoneyView"];
+            /** @description Receipt credits - reversal debits, from the first entry through to. */
+            received: components["schemas"]["MoneyView"];
+            /** @description demanded - received (= closingBalance). */
+            outstanding: components["schemas"]["MoneyView"];
+            /** @description The part of outstanding on splits due before asOf. */
+            overdue: components["schemas"]["MoneyView"];
+            /** @description outstanding - overdue. */
+            notYetDue: components["schemas"]["MoneyView"];
+            /** @description Interest on late payment accrued at asOf (GET /bookings/{id}/interest). */
+            interestAccrued: components["schemas"]["MoneyView"];
+            /** @description Interest demanded at asOf: interest demands dated on or before asOf, not cancelled at asOf, whose interestThrough is on or before asOf. */
+            interestDemanded: components["schemas"]["MoneyView"];
+            /** @description Interest waived on or before asOf. */
+            interestWaived: components["schemas"]["MoneyView"];
+        };
+        StatementView: {
+            /** @description The booking. */
+            booking: components["schemas"]["StatementBookingView"];
+            /**
+             * Format: date
+             * @description The statement's first day: the from parameter, else the first entry's date (or to when there is none).
+             * @example 2025-04-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The statement's last day: the to parameter, else asOf.
+             * @example 2026-11-30
+             */
+            to: string;
+            /**
+             * Format: date
+             * @description The business date the statement stands on.
+             * @example 2026-11-30
+             */
+            asOf: string;
+            /**
+             * @description Debits - credits of every entry dated before from (0 without from).
+             * @example {
+             *       "amount": 250000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "2,50,000.00"
+             *     }
+             */
+            openingBalance: components["schemas"]["MoneyView"];
+            /** @description Every entry dated from..to, oldest first; on one date demands, then receipts, then reversals (a receipt, then a demand cancelled), then by document number. */
+            entries: components["schemas"]["StatementEntryView"][];
+            /** @description openingBalance + debits - credits of the entries (= totals.outstanding). */
+            closingBalance: components["schemas"]["MoneyView"];
+            /** @description Totals through to; interest at asOf. */
+            totals: components["schemas"]["StatementTotalsView"];
         };
         FieldErrorView: {
             /**
@@ -11262,6 +11425,173 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bank-lines/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    StatementsController_statement: {
+        parameters: {
+            query?: {
+                /** @description The first day listed (YYYY-MM-DD, not after to); earlier entries make the opening balance. Default: the first entry's date. */
+                from?: string;
+                /** @description The last day of the statement (YYYY-MM-DD, not after asOf); default asOf. */
+                to?: string;
+                /** @description The business date the statement stands on (YYYY-MM-DD); default today in the tenant's time zone; a future date projects. */
+                asOf?: string;
+                /** @description Only this payer's splits (their demands' shares and their receipts). */
+                payerId?: string;
+                /** @description json (default), pdf (the printed statement) or xlsx (the entries). */
+                format?: "json" | "pdf" | "xlsx";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement (format=json), the PDF (format=pdf, inline) or the workbook (format=xlsx, attachment), named statement-<booking number>-<asOf as YYYYMMDD>. */
+            200: {
+                headers: {
+                    /** @description PDF and XLSX only: inline; filename="statement-BKG-26-27-00012-20261130.pdf" (attachment for xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementView"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The query is not valid: to must not be after asOf (2026-11-30).",
+                     *       "instance": "/bookings/{id}/statement",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/statement",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/statement",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/statement",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/statement",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/statement",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
