@@ -9,7 +9,10 @@
  *   `pg` (the service's statements, built from its own SQL constants and the floor's receipt
  *   write, bench/floor-server.ts);
  * - the interest of a booking with 40 demands and 200 receipts: GET /bookings/{id}/interest
- *   against INTEREST_SQL in a tenant transaction.
+ *   against INTEREST_SQL in a tenant transaction;
+ * - the statement of account of a booking with 300 entries, JSON and PDF, against its ledger and
+ *   interest statements;
+ * - a reference: GET /bookings/{id}, what any request costs beyond its SQL.
  *
  * Before timing, each pair is checked in the statement log (same statements, in order) and on
  * its result (same outstanding; same number of receipts). Service and `pg` alternate within each
@@ -43,6 +46,7 @@ import {
 import { AGEING_SQL, ageingParams, AgeingRow } from '@/receivables/receivables.sql';
 import { INTEREST_SQL, interestParams, InterestRow } from '@/interest/interest.sql';
 import { BOOKING_BY_ID_SQL, bookingByIdParams } from '@/bookings/bookings.sql';
+import { STATEMENT_SQL, statementParams } from '@/statements/statements.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { QueryFn } from '@/receipts/search/exact-counts';
 import { BenchEnvironment, runBench, startBenchEnvironment } from './bench-support';
@@ -476,6 +480,64 @@ async function payment(
 }
 
 /**
+ * A booking of one buyer with `demands` demands (one split each, spread over 18 months from
+ * January 2025) and `receiptsPerDemand` receipts on each (the last ones late), through the API.
+ */
+async function lateBooking(
+  owes: Owes,
+  tenant: TenantContext,
+  demands: number,
+  receiptsPerDemand: number,
+): Promise<{ id: string }> {
+  const payer = randomUUID();
+  const booking = await owes.call<{ id: string }>(
+    tenant,
+    'POST',
+    '/bookings',
+    { unit: randomUUID(), buyerName: 'Bench Buyer', buyerId: payer, bookingDate: '2025-01-02' },
+    201,
+  );
+  // Spread over about 18 months, so every date is in the past.
+  const every = Math.floor(560 / demands);
+  const day = (offset: number) =>
+    new Date(Date.UTC(2025, 0, 5) + offset * 86_400_000).toISOString().slice(0, 10);
+  for (let k = 0; k < demands; k++) {
+    const demand = await owes.call<{ splits: { id: string }[] }>(
+      tenant,
+      'POST',
+      '/demands',
+      {
+        booking: booking.id,
+        milestone: null,
+        demandType: 'MANUAL',
+        totalAmount: 100000,
+        dueDate: day(every * k + 10),
+        demandDate: day(every * k),
+        remarks: `Instalment ${k + 1}`,
+        splits: [{ payerType: 'BUYER', payerId: payer, amount: 100000 }],
+      },
+      201,
+    );
+    for (let r = 0; r < receiptsPerDemand; r++) {
+      await owes.call(
+        tenant,
+        'POST',
+        '/receipts',
+        {
+          demandSplit: demand.splits[0].id,
+          amount: 15000 + r * 1000,
+          paymentMode: 'NEFT',
+          transactionRef: `UTR${randomUUID().slice(0, 12)}`,
+          receivedDate: day(every * k + 5 + r * 9),
+        },
+        201,
+      );
+    }
+  }
+  return booking;
+}
+
+/**
  * A booking with 40 demands (one buyer split each, due a fortnight apart through 2025) and 200
  * receipts (five per split, the last ones late), under a policy whose rate changes once: its
  * interest through GET /bookings/{id}/interest against INTEREST_SQL alone.
@@ -516,49 +578,7 @@ async function interest(
     200,
     { 'if-match': policy },
   );
-  const payer = randomUUID();
-  const booking = await owes.call<{ id: string }>(
-    tenant,
-    'POST',
-    '/bookings',
-    { unit: randomUUID(), buyerName: 'Bench Buyer', buyerId: payer, bookingDate: '2025-01-02' },
-    201,
-  );
-  const day = (offset: number) =>
-    new Date(Date.UTC(2025, 0, 5) + offset * 86_400_000).toISOString().slice(0, 10);
-  for (let k = 0; k < 40; k++) {
-    const demand = await owes.call<{ splits: { id: string }[] }>(
-      tenant,
-      'POST',
-      '/demands',
-      {
-        booking: booking.id,
-        milestone: null,
-        demandType: 'MANUAL',
-        totalAmount: 100000,
-        dueDate: day(14 * k + 10),
-        demandDate: day(14 * k),
-        remarks: `Instalment ${k + 1}`,
-        splits: [{ payerType: 'BUYER', payerId: payer, amount: 100000 }],
-      },
-      201,
-    );
-    for (let r = 0; r < 5; r++) {
-      await owes.call(
-        tenant,
-        'POST',
-        '/receipts',
-        {
-          demandSplit: demand.splits[0].id,
-          amount: 15000 + r * 1000,
-          paymentMode: 'NEFT',
-          transactionRef: `UTR${randomUUID().slice(0, 12)}`,
-          receivedDate: day(14 * k + 5 + r * 9),
-        },
-        201,
-      );
-    }
-  }
+  const booking = await lateBooking(owes, tenant, 40, 5);
   const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
   const params = interestParams({
     tenantId: tenant.tenantId,
@@ -598,6 +618,72 @@ async function interest(
     for (const [times, fn] of pair) times.push(await timed(fn));
   }
   return figure;
+}
+
+/**
+ * The statement of account of a booking with 300 entries (60 demands, 240 receipts): JSON and
+ * PDF through GET /bookings/{id}/statement against its two statements alone (the ledger,
+ * STATEMENT_SQL, and the interest figures, INTEREST_SQL) in one tenant transaction.
+ */
+async function statement(
+  owes: Owes,
+  log: StatementLog,
+  owner: Client,
+  tenant: TenantContext,
+  runs: number,
+): Promise<Figure[]> {
+  const booking = await lateBooking(owes, tenant, 60, 4);
+  const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+  const path = (format: string) =>
+    `/bookings/${booking.id}/statement?asOf=${asOf}&format=${format}`;
+  const ledger = statementParams({
+    tenantId: tenant.tenantId,
+    bookingId: booking.id,
+    timezone: tenant.timezone,
+    to: asOf,
+  });
+  const interest = interestParams({
+    tenantId: tenant.tenantId,
+    bookingId: booking.id,
+    asOf,
+    timezone: tenant.timezone,
+  });
+  const alone = () =>
+    owes.inTenant(
+      tenant,
+      async (q) => {
+        await q(STATEMENT_SQL, ledger);
+        return q(INTEREST_SQL, interest);
+      },
+      false,
+    );
+  const json = () => owes.send(tenant, 'GET', path('json'));
+  const pdf = () => owes.send(tenant, 'GET', path('pdf'));
+  await sameSql(log, owner, 'statement, JSON (300 entries)', json, alone);
+  await sameSql(log, owner, 'statement, PDF (300 entries)', pdf, alone);
+  const view = await owes.call<{ entries: unknown[] }>(tenant, 'GET', path('json'));
+  if (view.entries.length !== 300) throw new Error(`statement: ${view.entries.length} entries`);
+  const figures: Figure[] = [
+    { name: 'statement JSON, 300 entries', serviceMs: [], sqlMs: [], target: 0.7 },
+    { name: 'statement PDF, 300 entries', serviceMs: [], sqlMs: [], target: 0 },
+  ];
+  for (let i = 0; i < 3 * runs; i++) {
+    for (const [figure, service] of [
+      [figures[0], json],
+      [figures[1], pdf],
+    ] as const) {
+      const pair: [number[], () => Promise<unknown>][] = [
+        [figure.serviceMs, service],
+        [figure.sqlMs, alone],
+      ];
+      if (i % 2 === 1) pair.reverse();
+      for (const [times, fn] of pair) times.push(await timed(fn));
+    }
+  }
+  process.stdout.write(
+    `Statement PDF p50 / JSON p50: ${(p50(figures[1].serviceMs) / p50(figures[0].serviceMs)).toFixed(2)}x (target <= 4x)\n`,
+  );
+  return figures;
 }
 
 /**
@@ -698,6 +784,7 @@ async function main(): Promise<void> {
       await ageing(owes, log, env.owner, tenant, runs),
       await payment(owes, log, env.owner, tenant, runs),
       await interest(owes, log, env.owner, tenant, runs),
+      ...(await statement(owes, log, env.owner, tenant, runs)),
       await reference(owes, log, env.owner, tenant, runs),
     ];
     report(figures);
