@@ -43,6 +43,7 @@ import {
   RECEIPT_NOT_ACTIVE,
   RECEIPT_NOT_BOUNCEABLE,
   RECEIPT_NOT_FOUND,
+  RECEIPT_REALISED,
 } from './receipts.errors';
 import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
@@ -132,6 +133,8 @@ export class ReceiptWritesService {
     const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
     await this.leaveActive(tenant, id, { lockBooking: false }, (receipt) => {
       assertActive(receipt);
+      // Read under the receipt's lock, which matching also takes: never cancelled once realised.
+      if (receipt.bank_line_id !== null) throw RECEIPT_REALISED.error(id, receipt.bank_line_id);
       return { status: 'CANCELLED', reason: body.reason, on: today };
     });
     const receipt = await this.load(tenant, id);

@@ -32,6 +32,7 @@ import {
   RECEIPT_NOT_ACTIVE,
   RECEIPT_NOT_BOUNCEABLE,
   RECEIPT_NOT_FOUND,
+  RECEIPT_REALISED,
   SUMMARY_GROUP_BY_INVALID,
 } from './receipts.errors';
 import { ReceiptWritesService } from './receipt-writes.service';
@@ -155,9 +156,10 @@ export class ReceiptsController {
       "statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its " +
       "amount is taken off the split's paidAmount and the demand's receivedAmount and their " +
       "statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, " +
-      'is 409.',
+      'is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch ' +
+      'the line first.',
     scopes: ['receipts:write'],
-    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE],
+    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE, RECEIPT_REALISED],
     idempotent: true,
   })
   @ApiIdParam('Receipt id.')

@@ -1,0 +1,253 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import Decimal from 'decimal.js';
+import { TenantContext } from '@/common/tenant-context';
+import { OutboxService } from '@/platform/outbox/outbox.service';
+import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { RECEIPT_NOT_FOUND } from '@/receipts/receipts.errors';
+import { ReceiptsService } from '@/receipts/receipts.service';
+import {
+  BANK_LINE_NOT_FOUND,
+  LINE_NOT_MATCHABLE,
+  LINE_NOT_MATCHED,
+  MATCH_AMOUNT_MISMATCH,
+  RECEIPT_ALREADY_MATCHED,
+  RECEIPT_NOT_MATCHABLE,
+} from './bank.errors';
+import { BankService } from './bank.service';
+import {
+  IGNORE_SQL,
+  LOCK_LINE_SQL,
+  LOCK_RECEIPTS_SQL,
+  LockedLineRow,
+  LockedReceiptRow,
+  lineLockParams,
+  MANUAL_MATCH_SQL,
+  manualMatchParams,
+  MatchOutcomeRow,
+  matchLockSql,
+  matchParams,
+  MatchScope,
+  matchSql,
+  receiptsLockParams,
+  UNMATCH_SQL,
+  UnmatchRow,
+  unmatchParams,
+} from './bank-matching.sql';
+import { BankLineReasonRequest, MatchBankLineRequest } from './dto/bank-line-actions.request';
+import { BankLineDetailView } from './dto/bank-line.view';
+
+/** What a matching run did to the lines it took. */
+export interface MatchCounts {
+  auto: number;
+  suggested: number;
+  /** Lines of the run left UNMATCHED. */
+  unmatched: number;
+}
+
+export interface MatchRunOptions {
+  /** The line statuses the run takes. */
+  statuses: readonly ('UNMATCHED' | 'SUGGESTED')[];
+  /** Only these receipts (a new receipt's check), else every open receipt of the tenant. */
+  receipts?: string[];
+  /** Whether to suggest by AMOUNT_DATE (rule 3); later receipts try rules 1 and 2 only. */
+  amountDate: boolean;
+}
+
+/**
+ * Matching statement lines to receipts (CONTRACT §11.2; bank-matching.sql.ts): the set-based run
+ * that imports, rematches and new receipts start, and the manual match, unmatch and ignore. Every
+ * write is in the request's transaction; lines are locked before receipts, receipts in id order
+ * (as cancelling one finds it: a realised receipt is never cancelled).
+ */
+@Injectable()
+export class BankMatchingService {
+  constructor(
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly outbox: OutboxService,
+    private readonly bank: BankService,
+    private readonly receipts: ReceiptsService,
+  ) {}
+
+  /**
+   * Runs rules 1-3 over the lines of `scope` (bank-matching.sql.ts MATCH_SCOPES), writes the
+   * events of what it matched, and answers the counts.
+   */
+  async run(
+    tenant: TenantContext,
+    scope: MatchScope,
+    scopeValue: string | string[],
+    options: MatchRunOptions,
+  ): Promise<MatchCounts> {
+    const em = this.txHost.tx;
+    const params = matchParams({
+      tenantId: tenant.tenantId,
+      currency: tenant.currency,
+      scopeValue,
+      statuses: options.statuses,
+      receipts: options.receipts ?? null,
+      amountDate: options.amountDate,
+      actor: tenant.actor,
+    });
+    // The lock statement binds $1-$5 only.
+    await em.query(matchLockSql(scope), params.slice(0, 5));
+    const [row] = await em.query<MatchOutcomeRow[]>(matchSql(scope), params);
+    await this.realisedChanged(tenant, row.realised_receipts);
+    for (const line of await this.bank.linesByIds(tenant, row.matched_lines)) {
+      this.outbox.record('bank-line.matched', line);
+    }
+    for (const receipt of await this.receipts.loadByIds(tenant, row.realised_receipts)) {
+      this.outbox.record('receipt.realised', receipt);
+    }
+    return { auto: row.auto, suggested: row.suggested, unmatched: row.unmatched };
+  }
+
+  /** POST /bank-lines/{id}/match: rule MANUAL. */
+  async match(
+    tenant: TenantContext,
+    lineId: string,
+    body: MatchBankLineRequest,
+  ): Promise<BankLineDetailView> {
+    const line = await this.lockLine(tenant, lineId);
+    if (line.direction === 'DEBIT') {
+      throw LINE_NOT_MATCHABLE.error(lineId, 'it is a debit, not a cheque return');
+    }
+    if (line.status === 'MATCHED') {
+      throw LINE_NOT_MATCHABLE.error(lineId, 'it is MATCHED; unmatch it first');
+    }
+    if (line.status === 'IGNORED') throw LINE_NOT_MATCHABLE.error(lineId, 'it is IGNORED');
+    if (line.currency !== tenant.currency) {
+      throw LINE_NOT_MATCHABLE.error(
+        lineId,
+        `its account is in ${line.currency}, receipts in ${tenant.currency}`,
+      );
+    }
+    const receipts = await this.lockReceipts(tenant, body.receipts);
+    let sum = new Decimal(0);
+    for (const id of body.receipts) {
+      const receipt = receipts.get(id);
+      if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
+      if (receipt.payment_mode === 'CASH' || receipt.payment_mode === 'TDS') {
+        throw RECEIPT_NOT_MATCHABLE.error(id, `it is a ${receipt.payment_mode} receipt`);
+      }
+      if (receipt.status !== 'ACTIVE') {
+        throw RECEIPT_NOT_MATCHABLE.error(id, `it is ${receipt.status}`);
+      }
+      if (receipt.bank_line_id !== null) {
+        throw RECEIPT_ALREADY_MATCHED.error(id, receipt.bank_line_id);
+      }
+      sum = sum.plus(receipt.amount);
+    }
+    if (!sum.eq(line.amount)) {
+      throw MATCH_AMOUNT_MISMATCH.error(sum.toFixed(2), new Decimal(line.amount).toFixed(2));
+    }
+    await this.txHost.tx.query(
+      MANUAL_MATCH_SQL,
+      manualMatchParams({
+        tenantId: tenant.tenantId,
+        lineId,
+        receipts: body.receipts,
+        valueDate: line.value_date,
+        actor: tenant.actor,
+        kind: 'CREDIT',
+        rule: 'MANUAL',
+      }),
+    );
+    await this.realisedChanged(tenant, body.receipts);
+    await this.recordLine(tenant, 'bank-line.matched', lineId);
+    for (const receipt of await this.receipts.loadByIds(tenant, body.receipts)) {
+      this.outbox.record('receipt.realised', receipt);
+    }
+    return this.bank.line(tenant, lineId);
+  }
+
+  /** POST /bank-lines/{id}/unmatch: the pairs are kept in history, never matched again. */
+  async unmatch(
+    tenant: TenantContext,
+    lineId: string,
+    body: BankLineReasonRequest,
+  ): Promise<BankLineDetailView> {
+    const line = await this.lockLine(tenant, lineId);
+    if (line.status !== 'MATCHED') throw LINE_NOT_MATCHED.error(lineId, line.status);
+    const matched = (await this.bank.linesByIds(tenant, [lineId]))[0].matches.map((m) => m.receipt);
+    await this.lockReceipts(tenant, matched);
+    const [row] = await this.txHost.tx.query<UnmatchRow[]>(
+      UNMATCH_SQL,
+      unmatchParams({
+        tenantId: tenant.tenantId,
+        lineId,
+        actor: tenant.actor,
+        reason: body.reason,
+      }),
+    );
+    await this.realisedChanged(tenant, row.unrealised);
+    await this.recordLine(tenant, 'bank-line.unmatched', lineId);
+    for (const receipt of await this.receipts.loadByIds(tenant, row.unrealised)) {
+      this.outbox.record('receipt.unrealised', receipt);
+    }
+    return this.bank.line(tenant, lineId);
+  }
+
+  /** POST /bank-lines/{id}/ignore: bank interest, charges; never matched. */
+  async ignore(
+    tenant: TenantContext,
+    lineId: string,
+    body: BankLineReasonRequest,
+  ): Promise<BankLineDetailView> {
+    const line = await this.lockLine(tenant, lineId);
+    if (line.status === 'MATCHED') {
+      throw LINE_NOT_MATCHABLE.error(lineId, 'it is MATCHED; unmatch it first');
+    }
+    if (line.status === 'IGNORED') throw LINE_NOT_MATCHABLE.error(lineId, 'it is IGNORED');
+    await this.txHost.tx.query(
+      IGNORE_SQL,
+      unmatchParams({
+        tenantId: tenant.tenantId,
+        lineId,
+        actor: tenant.actor,
+        reason: body.reason,
+      }),
+    );
+    await this.recordLine(tenant, 'bank-line.ignored', lineId);
+    return this.bank.line(tenant, lineId);
+  }
+
+  private async lockLine(tenant: TenantContext, lineId: string): Promise<LockedLineRow> {
+    const [line] = await this.txHost.tx.query<LockedLineRow[]>(
+      LOCK_LINE_SQL,
+      lineLockParams({ tenantId: tenant.tenantId, lineId }),
+    );
+    if (!line) throw BANK_LINE_NOT_FOUND.error(lineId);
+    return line;
+  }
+
+  private async lockReceipts(
+    tenant: TenantContext,
+    ids: string[],
+  ): Promise<Map<string, LockedReceiptRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.txHost.tx.query<LockedReceiptRow[]>(
+      LOCK_RECEIPTS_SQL,
+      receiptsLockParams({ tenantId: tenant.tenantId, ids }),
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * realisedOn is searchable: a change to it moves the receipt status version, so cached search
+   * totals that filter on it are recounted (receipts/search/exact-counts.ts). Last lock taken.
+   */
+  private async realisedChanged(tenant: TenantContext, receipts: string[]): Promise<void> {
+    if (receipts.length === 0) return;
+    await this.receipts.markChanged(tenant, { receiptStatus: true, demandStatus: false });
+  }
+
+  private async recordLine(
+    tenant: TenantContext,
+    type: 'bank-line.matched' | 'bank-line.unmatched' | 'bank-line.ignored',
+    lineId: string,
+  ): Promise<void> {
+    const [line] = await this.bank.linesByIds(tenant, [lineId]);
+    this.outbox.record(type, line);
+  }
+}

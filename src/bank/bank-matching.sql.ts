@@ -1,0 +1,382 @@
+/**
+ * Matching statement lines to receipts (CONTRACT §11.2; docs/bank.md "Matching"), set-based: one
+ * statement locks the receipts a set of lines may match by reference, one more decides every
+ * line of the set at once (rules REFERENCE, GROUP, AMOUNT_DATE), writes the matches, realises the
+ * receipts, rewrites the lines' statuses and suggestions and their history. Then the manual
+ * operations (match, unmatch, ignore) and what the line views read of matches and history.
+ *
+ * Which lines a run takes is a fragment over `bank_lines l` with the run's own `$3`
+ * (MATCH_SCOPES): an import's new lines, an account's open lines (rematch), or the open lines a
+ * new receipt could match (its amounts).
+ */
+
+/** The receipts that may be matched: ACTIVE, not realised, never CASH or TDS. */
+const OPEN_RECEIPT = `r.status = 'ACTIVE' AND r.bank_line_id IS NULL
+     AND r.payment_mode NOT IN ('CASH', 'TDS') AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
+
+/** A pair once unmatched by hand is never matched automatically again. */
+const NOT_REJECTED = (line: string, receipt: string) => `NOT EXISTS (
+       SELECT 1 FROM bank_line_history h
+        WHERE h.tenant_id = $1 AND h.bank_line_id = ${line} AND h.action = 'UNMATCHED'
+          AND ${receipt} = ANY(h.receipts))`;
+
+export const MATCH_SCOPES = {
+  /** An import's new lines. $3: the statement id. */
+  statement: `l.statement_id = $3::uuid`,
+  /** An account's open lines (rematch). $3: the account id. */
+  account: `l.bank_account_id = $3::uuid`,
+  /** The open lines new receipts could pay: their amounts and their sum. $3: numeric[]. */
+  amounts: `l.amount = ANY($3::numeric[])`,
+} as const;
+export type MatchScope = keyof typeof MATCH_SCOPES;
+
+/**
+ * The lines of a run and the keys each can be matched by: its UTR, cheque number and bank
+ * reference, compared as bank_reference_key() compares a receipt's transactionRef. Binds: $1
+ * tenant, $2 the tenant's currency (only accounts in it are matched), $3 the scope's value, $4
+ * the line statuses taken (text[]).
+ */
+const SCOPE_AND_KEYS = (scope: MatchScope) => `scope AS (
+  SELECT l.id, l.amount, l.value_date, l.narration
+    FROM bank_lines l
+    JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+   WHERE l.tenant_id = $1 AND l.direction = 'CREDIT' AND l.status = ANY($4::text[])
+     AND a.currency = $2 AND ${MATCH_SCOPES[scope]}
+), keys AS (
+  SELECT DISTINCT l.id AS line_id, k.key
+    FROM scope s
+    JOIN bank_lines l ON l.tenant_id = $1 AND l.id = s.id
+   CROSS JOIN LATERAL unnest(ARRAY[ltrim(l.utr, '0'), ltrim(l.cheque_number, '0'),
+                                   l.reference_key]) AS k(key)
+   WHERE k.key <> ''
+)`;
+
+/**
+ * Locks, in id order, the open receipts the run's lines could match by reference (rules 1 and
+ * 2), so two runs at once (imports into two accounts, a receipt recorded during an import) never
+ * match one receipt twice: the second waits, and re-reading the row after the first commits
+ * (READ COMMITTED re-checks a locked row) drops a receipt the first realised. The deciding
+ * statement that follows reads a new snapshot. Binds: as MATCH_SQL.
+ */
+export const matchLockSql = (scope: MatchScope): string => `WITH ${SCOPE_AND_KEYS(scope)}
+SELECT r.id FROM receipts r
+ WHERE r.tenant_id = $1 AND ${OPEN_RECEIPT}
+   AND r.id IN (SELECT c.id FROM keys k
+                  JOIN receipts c ON c.tenant_id = $1
+                   AND bank_reference_key(c.transaction_ref) = k.key
+                 WHERE c.status = 'ACTIVE' AND c.bank_line_id IS NULL AND c.transaction_ref <> '')
+ ORDER BY r.id
+   FOR NO KEY UPDATE OF r`;
+
+/**
+ * Decides every line of the run at once and writes the outcome.
+ *
+ * 1. REFERENCE: a receipt whose reference key equals one of the line's keys, amount equal, value
+ *    date from 3 days before to 30 days after receivedDate.
+ * 2. GROUP: two or more receipts sharing one reference key that matches the line, each dated as
+ *    in 1, whose amounts add up to the line.
+ *    A line with exactly one candidate (1 or 2) whose receipts are candidates of no other line
+ *    of the run is MATCHED (score 1); otherwise all its candidates are suggested (ties are never
+ *    matched automatically).
+ * 3. AMOUNT_DATE ($6): for lines without a reference candidate, the receipts of equal amount
+ *    dated 0-3 days before the value date (0-10 for cheques and drafts), up to 5 per line, each
+ *    scored by closeness and whether the payer's name is in the narration (pg_trgm
+ *    word_similarity >= 0.6).
+ *
+ * Binds: $1 tenant, $2 currency, $3 scope value, $4 line statuses, $5 receipt ids or null (only
+ * these receipts), $6 whether to suggest by AMOUNT_DATE, $7 actor. Answers one row of counts.
+ */
+export const matchSql = (scope: MatchScope): string => `WITH ${SCOPE_AND_KEYS(scope)},
+ref_pairs AS (
+  SELECT k.line_id, k.key, r.id AS receipt_id, r.amount, r.received_date
+    FROM keys k
+    JOIN receipts r ON r.tenant_id = $1 AND bank_reference_key(r.transaction_ref) = k.key
+   WHERE r.transaction_ref <> '' AND ${OPEN_RECEIPT}
+     AND ${NOT_REJECTED('k.line_id', 'r.id')}
+), ref_candidates AS (
+  SELECT p.line_id, ARRAY[p.receipt_id] AS receipts, 'REFERENCE'::text AS rule
+    FROM ref_pairs p JOIN scope s ON s.id = p.line_id
+   WHERE p.amount = s.amount
+     AND s.value_date BETWEEN p.received_date - 3 AND p.received_date + 30
+  UNION ALL
+  SELECT p.line_id, array_agg(p.receipt_id ORDER BY p.receipt_id), 'GROUP'
+    FROM ref_pairs p JOIN scope s ON s.id = p.line_id
+   GROUP BY p.line_id, p.key, s.amount
+  HAVING count(*) >= 2 AND sum(p.amount) = s.amount
+     AND bool_and(s.value_date BETWEEN p.received_date - 3 AND p.received_date + 30)
+), line_counts AS (
+  SELECT line_id, count(*) AS n FROM ref_candidates GROUP BY line_id
+), receipt_counts AS (
+  SELECT u.receipt_id, count(DISTINCT c.line_id) AS n
+    FROM ref_candidates c CROSS JOIN LATERAL unnest(c.receipts) AS u(receipt_id)
+   GROUP BY u.receipt_id
+), decided AS (
+  SELECT c.line_id, c.receipts, c.rule,
+         lc.n = 1 AND NOT EXISTS (
+           SELECT 1 FROM unnest(c.receipts) AS u(receipt_id)
+             JOIN receipt_counts rc ON rc.receipt_id = u.receipt_id
+            WHERE rc.n > 1) AS auto
+    FROM ref_candidates c JOIN line_counts lc ON lc.line_id = c.line_id
+), matched AS (
+  SELECT line_id, receipts, rule FROM decided WHERE auto
+), matched_receipts AS (
+  SELECT m.line_id, u.receipt_id, m.rule, s.value_date
+    FROM matched m
+    JOIN scope s ON s.id = m.line_id
+   CROSS JOIN LATERAL unnest(m.receipts) AS u(receipt_id)
+), amount_date AS (
+  SELECT s.id AS line_id, r.id AS receipt_id, r.receipt_number,
+         s.value_date - r.received_date AS days,
+         CASE WHEN r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') THEN 10 ELSE 3 END AS max_days,
+         word_similarity(d.buyer_name, s.narration) >= 0.6 AS named
+    FROM scope s
+    JOIN receipts r ON r.tenant_id = $1 AND r.amount = s.amount
+     AND r.received_date BETWEEN s.value_date - 10 AND s.value_date
+    JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id
+   WHERE $6::boolean AND ${OPEN_RECEIPT}
+     AND NOT EXISTS (SELECT 1 FROM decided x WHERE x.line_id = s.id)
+     AND NOT EXISTS (SELECT 1 FROM matched_receipts x WHERE x.receipt_id = r.id)
+     AND ${NOT_REJECTED('s.id', 'r.id')}
+), amount_date_scored AS (
+  SELECT a.*, round(0.5 + 0.25 * (1 - a.days::numeric / a.max_days)
+                        + CASE WHEN a.named THEN 0.2 ELSE 0 END, 2) AS score
+    FROM amount_date a WHERE a.days <= a.max_days
+), amount_date_ranked AS (
+  SELECT a.*, row_number() OVER (PARTITION BY a.line_id
+                                 ORDER BY a.score DESC, a.days, a.receipt_number) AS rank
+    FROM amount_date_scored a
+), suggested AS (
+  SELECT d.line_id, d.receipts, d.rule,
+         CASE d.rule WHEN 'REFERENCE' THEN 0.9 ELSE 0.85 END AS score,
+         ARRAY['reference equal',
+               CASE d.rule WHEN 'GROUP' THEN 'amounts add up' ELSE 'amount equal' END,
+               'another line or receipt qualifies equally'] AS reasons,
+         '' AS sort_key
+    FROM decided d WHERE NOT d.auto
+  UNION ALL
+  SELECT a.line_id, ARRAY[a.receipt_id], 'AMOUNT_DATE', a.score,
+         array_remove(ARRAY['amount equal',
+               CASE a.days WHEN 0 THEN 'same day as receipt' WHEN 1 THEN '1 day after receipt'
+                           ELSE a.days || ' days after receipt' END,
+               CASE WHEN a.named THEN 'payer name in narration' END], NULL),
+         a.receipt_number
+    FROM amount_date_ranked a WHERE a.rank <= 5
+), line_suggestions AS (
+  SELECT line_id,
+         jsonb_agg(jsonb_build_object('receipts', receipts, 'rule', rule, 'score', score,
+                                      'reasons', reasons)
+                   ORDER BY score DESC, sort_key, receipts[1]) AS suggestions
+    FROM suggested GROUP BY line_id
+), new_matches AS (
+  INSERT INTO bank_line_matches (tenant_id, bank_line_id, receipt_id, kind, amount, rule, score)
+  SELECT $1, mr.line_id, mr.receipt_id, 'CREDIT', r.amount, mr.rule, 1
+    FROM matched_receipts mr JOIN receipts r ON r.tenant_id = $1 AND r.id = mr.receipt_id
+  RETURNING receipt_id
+), realised AS (
+  UPDATE receipts r SET realised_on = mr.value_date, bank_line_id = mr.line_id
+    FROM matched_receipts mr
+   WHERE r.tenant_id = $1 AND r.id = mr.receipt_id
+  RETURNING r.id
+), history AS (
+  INSERT INTO bank_line_history (tenant_id, bank_line_id, actor, action, rule, receipts)
+  SELECT $1, line_id, $7, 'MATCHED', rule, receipts FROM matched
+  RETURNING 1
+), updated AS (
+  UPDATE bank_lines l SET
+         status = CASE WHEN m.line_id IS NOT NULL THEN 'MATCHED'
+                       WHEN ls.line_id IS NOT NULL THEN 'SUGGESTED' ELSE 'UNMATCHED' END,
+         match_rule = m.rule,
+         suggestions = coalesce(ls.suggestions, '[]'::jsonb),
+         status_changed_at = CASE WHEN m.line_id IS NOT NULL THEN now()
+                                  ELSE l.status_changed_at END
+    FROM scope s
+    LEFT JOIN matched m ON m.line_id = s.id
+    LEFT JOIN line_suggestions ls ON ls.line_id = s.id
+   WHERE l.tenant_id = $1 AND l.id = s.id
+  RETURNING l.id, l.status
+)
+SELECT count(*) FILTER (WHERE u.status = 'MATCHED')::int AS auto,
+       count(*) FILTER (WHERE u.status = 'SUGGESTED')::int AS suggested,
+       count(*) FILTER (WHERE u.status = 'UNMATCHED')::int AS unmatched,
+       coalesce(array_agg(u.id) FILTER (WHERE u.status = 'MATCHED'), '{}') AS matched_lines,
+       (SELECT coalesce(array_agg(id), '{}') FROM realised) AS realised_receipts,
+       (SELECT count(*) FROM new_matches)::int AS match_rows,
+       (SELECT count(*) FROM history)::int AS history_rows
+  FROM updated u`;
+
+export interface MatchOutcomeRow {
+  auto: number;
+  suggested: number;
+  unmatched: number;
+  matched_lines: string[];
+  realised_receipts: string[];
+  match_rows: number;
+  history_rows: number;
+}
+
+export const matchParams = (p: {
+  tenantId: string;
+  currency: string;
+  scopeValue: string | string[];
+  statuses: readonly string[];
+  receipts: string[] | null;
+  amountDate: boolean;
+  actor: string;
+}): unknown[] => [
+  p.tenantId,
+  p.currency,
+  p.scopeValue,
+  p.statuses,
+  p.receipts,
+  p.amountDate,
+  p.actor,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Manual match, unmatch, ignore.
+
+/** A line, locked, with what matching it needs to know. Params: lineLockParams. */
+export const LOCK_LINE_SQL = `SELECT l.id, l.direction, l.status, l.amount::text AS amount,
+       l.value_date::text AS value_date, a.currency
+  FROM bank_lines l
+  JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+ WHERE l.tenant_id = $1 AND l.id = $2
+   FOR NO KEY UPDATE OF l`;
+
+export interface LockedLineRow {
+  id: string;
+  direction: 'CREDIT' | 'DEBIT';
+  status: 'UNMATCHED' | 'SUGGESTED' | 'MATCHED' | 'IGNORED';
+  amount: string;
+  value_date: string;
+  currency: string;
+}
+
+export const lineLockParams = (p: { tenantId: string; lineId: string }): unknown[] => [
+  p.tenantId,
+  p.lineId,
+];
+
+/** Receipts, locked in id order (the order matching locks them in). Params: receiptsLockParams. */
+export const LOCK_RECEIPTS_SQL = `SELECT id, status, payment_mode, amount::text AS amount, bank_line_id
+  FROM receipts WHERE tenant_id = $1 AND id = ANY($2::uuid[])
+ ORDER BY id
+   FOR NO KEY UPDATE`;
+
+export interface LockedReceiptRow {
+  id: string;
+  status: string;
+  payment_mode: string;
+  amount: string;
+  bank_line_id: string | null;
+}
+
+export const receiptsLockParams = (p: { tenantId: string; ids: string[] }): unknown[] => [
+  p.tenantId,
+  p.ids,
+];
+
+/**
+ * Matches a line to receipts by hand (rule MANUAL), realises them (kind CREDIT) and records it.
+ * Params: manualMatchParams.
+ */
+export const MANUAL_MATCH_SQL = `WITH chosen AS (
+  SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1 AND r.id = ANY($3::uuid[])
+), new_matches AS (
+  INSERT INTO bank_line_matches (tenant_id, bank_line_id, receipt_id, kind, amount, rule, score)
+  SELECT $1, $2, c.id, $6, c.amount, $7, 1 FROM chosen c
+  RETURNING 1
+), realised AS (
+  UPDATE receipts r SET realised_on = $4::date, bank_line_id = $2
+   WHERE r.tenant_id = $1 AND r.id = ANY($3::uuid[]) AND $6 = 'CREDIT'
+  RETURNING 1
+), history AS (
+  INSERT INTO bank_line_history (tenant_id, bank_line_id, actor, action, rule, receipts)
+  VALUES ($1, $2, $5, 'MATCHED', $7, $3::uuid[])
+  RETURNING 1
+), line AS (
+  UPDATE bank_lines SET status = 'MATCHED', match_rule = $7, suggestions = '[]'::jsonb,
+         status_changed_at = now()
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM new_matches)::int AS matches,
+       (SELECT count(*) FROM realised)::int AS realised,
+       (SELECT count(*) FROM history)::int AS history,
+       (SELECT count(*) FROM line)::int AS line`;
+
+export const manualMatchParams = (p: {
+  tenantId: string;
+  lineId: string;
+  receipts: string[];
+  valueDate: string;
+  actor: string;
+  kind: 'CREDIT' | 'RETURN';
+  rule: 'MANUAL' | 'RETURN';
+}): unknown[] => [p.tenantId, p.lineId, p.receipts, p.valueDate, p.actor, p.kind, p.rule];
+
+/**
+ * Unmatches a line: its matches go, its receipts are no longer realised, and the history keeps
+ * the pairs (never matched automatically again). Answers the receipts unrealised.
+ * Params: unmatchParams.
+ */
+export const UNMATCH_SQL = `WITH gone AS (
+  DELETE FROM bank_line_matches WHERE tenant_id = $1 AND bank_line_id = $2
+  RETURNING receipt_id, kind, rule
+), unrealised AS (
+  UPDATE receipts r SET realised_on = NULL, bank_line_id = NULL
+    FROM gone g
+   WHERE r.tenant_id = $1 AND r.id = g.receipt_id AND g.kind = 'CREDIT' AND r.bank_line_id = $2
+  RETURNING r.id
+), history AS (
+  INSERT INTO bank_line_history (tenant_id, bank_line_id, actor, action, rule, reason, receipts)
+  SELECT $1, $2, $3, 'UNMATCHED', (SELECT min(rule) FROM gone), $4,
+         coalesce((SELECT array_agg(receipt_id ORDER BY receipt_id) FROM gone), '{}')
+  RETURNING 1
+), line AS (
+  UPDATE bank_lines SET status = 'UNMATCHED', match_rule = NULL, suggestions = '[]'::jsonb,
+         status_changed_at = now()
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING 1
+)
+SELECT coalesce((SELECT array_agg(id) FROM unrealised), '{}') AS unrealised,
+       (SELECT count(*) FROM history)::int AS history,
+       (SELECT count(*) FROM line)::int AS line`;
+
+export interface UnmatchRow {
+  unrealised: string[];
+}
+
+export const unmatchParams = (p: {
+  tenantId: string;
+  lineId: string;
+  actor: string;
+  reason: string;
+}): unknown[] => [p.tenantId, p.lineId, p.actor, p.reason];
+
+/** Sets a line aside (bank interest, charges) and records why. Params: unmatchParams. */
+export const IGNORE_SQL = `WITH history AS (
+  INSERT INTO bank_line_history (tenant_id, bank_line_id, actor, action, reason)
+  VALUES ($1, $2, $3, 'IGNORED', $4)
+  RETURNING 1
+), line AS (
+  UPDATE bank_lines SET status = 'IGNORED', match_rule = NULL, suggestions = '[]'::jsonb,
+         status_changed_at = now()
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM history)::int AS history, (SELECT count(*) FROM line)::int AS line`;
+
+/** A line's history, oldest first. Params: lineLockParams. */
+export const LINE_HISTORY_SQL = `SELECT at, actor, action, rule, reason, receipts::text[] AS receipts
+  FROM bank_line_history WHERE tenant_id = $1 AND bank_line_id = $2
+ ORDER BY at, id`;
+
+export interface LineHistoryRow {
+  at: Date;
+  actor: string;
+  action: string;
+  rule: string | null;
+  reason: string | null;
+  receipts: string[];
+}
