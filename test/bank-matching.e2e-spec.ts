@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Client } from 'pg';
 import { writeHdfcStatement, HdfcTransaction } from '@/bank/statements/hdfc-csv-writer';
@@ -621,6 +621,127 @@ describe('bank matching and realisation', () => {
           .send({ reason: 'x' });
         expect(res.status).toBe(403);
       }
+    });
+  });
+
+  describe('later receipts and rematch', () => {
+    it('REFERENCE: a receipt recorded after its line is matched to it in the same request', async () => {
+      const key = await newTenant();
+      const account = await createAccount(key);
+      const ref = utr();
+      const { lines } = await importLines(key, account, [neft('2026-11-20', '4100.00', ref)]);
+      expect(lines[0].status).toBe('UNMATCHED');
+      const r = (await recordReceipt(t, key, {
+        amount: 4100,
+        transactionRef: `UTR ${ref}`,
+        receivedDate: '2026-11-19',
+      })) as Receipt;
+      expect(r).toMatchObject({ realisedOn: '2026-11-20', bankLine: lines[0].id });
+      expect(await line(key, lines[0].id)).toMatchObject({
+        status: 'MATCHED',
+        matches: [expect.objectContaining({ receipt: r.id, rule: 'REFERENCE' })],
+      });
+      expect((await events(key, 'receipt.realised')).map((e) => e.data.id)).toEqual([r.id]);
+      // A CASH receipt with the same reference and amount is never matched.
+      const { lines: more } = await importLines(key, account, [
+        neft('2026-11-21', '4200.00', 'CSH777'),
+      ]);
+      const cash = (await recordReceipt(t, key, {
+        amount: 4200,
+        paymentMode: 'CASH',
+        transactionRef: 'CSH777',
+        receivedDate: '2026-11-21',
+      })) as Receipt;
+      expect(cash.realisedOn).toBeNull();
+      expect((await line(key, more.find((l) => l.amount.amount === 4200)!.id)).status).toBe(
+        'UNMATCHED',
+      );
+    });
+
+    it('GROUP: a payment over two dues realises both receipts against the one credit', async () => {
+      const key = await newTenant();
+      const account = await createAccount(key);
+      const ref = utr();
+      const { lines } = await importLines(key, account, [neft('2026-11-20', '90000.00', ref)]);
+      const payer = randomUUID();
+      const first = await createDemand(t, key, {
+        splits: [split(50000, 'BUYER', payer)],
+        dueDate: '2026-11-01',
+      });
+      await createDemand(t, key, {
+        booking: first.booking,
+        splits: [split(40000, 'BUYER', payer)],
+        dueDate: '2026-12-01',
+      });
+      const res = await post(t, key, `/bookings/${first.booking}/payments`, {
+        payerId: payer,
+        amount: 90000,
+        paymentMode: 'RTGS',
+        transactionRef: ref,
+        receivedDate: '2026-11-20',
+        allocation: 'OLDEST_DUE_FIRST',
+      });
+      expect(res.status).toBe(201);
+      const receipts = (res.body as { receipts: Receipt[] }).receipts;
+      expect(receipts.map((r) => [r.realisedOn, r.bankLine])).toEqual([
+        ['2026-11-20', lines[0].id],
+        ['2026-11-20', lines[0].id],
+      ]);
+      const matched = await line(key, lines[0].id);
+      expect(matched.matches.map((m) => m.rule)).toEqual(['GROUP', 'GROUP']);
+    });
+
+    it('rematch runs every rule again over UNMATCHED and SUGGESTED lines; an unmatched pair is never matched again', async () => {
+      const key = await newTenant();
+      const account = await createAccount(key);
+      const ref = utr();
+      const r = await recordReceipt(t, key, { amount: 3300, transactionRef: ref });
+      const { lines } = await importLines(key, account, [neft('2026-11-23', '3300.00', ref)]);
+      expect(lines[0].status).toBe('MATCHED');
+      const unmatch = await post(t, key, `/bank-lines/${lines[0].id}/unmatch`, { reason: 'check' });
+      expect(unmatch.status).toBe(200);
+      const again = await post(t, key, `/bank-accounts/${account.id}/rematch`, {});
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ matched: { auto: 0, suggested: 0, unmatched: 1 } });
+      expect((await line(key, lines[0].id)).status).toBe('UNMATCHED');
+      expect((await receipt(key, r.id)).realisedOn).toBeNull();
+      // Another receipt of that reference and amount is a new pair: recording it matches the line.
+      const other = await recordReceipt(t, key, {
+        amount: 3300,
+        transactionRef: ref,
+        receivedDate: '2026-11-22',
+      });
+      expect((other as Receipt).bankLine).toBe(lines[0].id);
+      // Suggested lines are taken again too: an AMOUNT_DATE suggestion whose receipt has gone.
+      const { lines: open } = await importLines(key, account, [
+        { date: '2026-11-24', narration: 'IMPS CR', reference: '', credit: '1234.00' },
+      ]);
+      const cand = await recordReceipt(t, key, {
+        amount: 1234,
+        paymentMode: 'IMPS',
+        transactionRef: 'elsewhere',
+        receivedDate: '2026-11-23',
+      });
+      const rematched = await post(t, key, `/bank-accounts/${account.id}/rematch`, {});
+      expect(rematched.body).toEqual({ matched: { auto: 0, suggested: 1, unmatched: 0 } });
+      const suggested = await line(key, open.find((l) => l.amount.amount === 1234)!.id);
+      expect(suggested.suggestions).toEqual([
+        expect.objectContaining({ receipts: [cand.id], rule: 'AMOUNT_DATE' }),
+      ]);
+      expect((await post(t, key, `/receipts/${cand.id}/cancel`, { reason: 'x' })).status).toBe(200);
+      const after = await post(t, key, `/bank-accounts/${account.id}/rematch`, {});
+      expect(after.body).toEqual({ matched: { auto: 0, suggested: 0, unmatched: 1 } });
+    });
+
+    it("rematch: another tenant's account is 404, and it needs bank:write", async () => {
+      const key = await newTenant();
+      const other = await newTenant();
+      const account = await createAccount(key);
+      expect((await post(t, other, `/bank-accounts/${account.id}/rematch`, {})).status).toBe(404);
+      const readOnly = await request(t.server)
+        .post(`/bank-accounts/${account.id}/rematch`)
+        .set(as(key, { scope: 'bank:read' }));
+      expect(readOnly.status).toBe(403);
     });
   });
 

@@ -514,6 +514,10 @@ describe('live responses match the committed OpenAPI document', () => {
     const ignore = 'POST /bank-lines/{id}/ignore';
     expect((await call(ignore, act(spare.id, 'ignore', { reason: 'interest' }))).status).toBe(200);
     expect((await call(ignore, act(spare.id, 'ignore', { reason: 'again' }))).status).toBe(409);
+    const rematch = 'POST /bank-accounts/{id}/rematch';
+    const rematchAs = (who: string) => http().post(`${account}/rematch`).set(as(who));
+    expect((await call(rematch, rematchAs(tenant))).status).toBe(200);
+    expect((await call(rematch, rematchAs(other))).status).toBe(404);
   });
 
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {

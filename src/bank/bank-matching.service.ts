@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { TenantContext } from '@/common/tenant-context';
@@ -15,8 +15,13 @@ import {
   RECEIPT_NOT_MATCHABLE,
 } from './bank.errors';
 import { BankService } from './bank.service';
+import { ReceiptHooks, ReceiptsRecordedHook, RecordedReceipt } from '@/receipts/receipt-hooks';
 import {
+  accountOpenLinesParams,
   IGNORE_SQL,
+  LOCK_ACCOUNT_OPEN_LINES_SQL,
+  LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+  openLinesOfAmountsParams,
   LOCK_LINE_SQL,
   LOCK_RECEIPTS_SQL,
   LockedLineRow,
@@ -37,12 +42,20 @@ import {
 import { BankLineReasonRequest, MatchBankLineRequest } from './dto/bank-line-actions.request';
 import { BankLineDetailView } from './dto/bank-line.view';
 
+/** Receipts that never reach the bank: never matched. */
+const NEVER_IN_BANK: readonly string[] = ['CASH', 'TDS'];
+
 /** What a matching run did to the lines it took. */
 export interface MatchCounts {
   auto: number;
   suggested: number;
   /** Lines of the run left UNMATCHED. */
   unmatched: number;
+}
+
+export interface MatchOutcome extends MatchCounts {
+  /** The receipts the run realised. */
+  realised: string[];
 }
 
 export interface MatchRunOptions {
@@ -59,15 +72,25 @@ export interface MatchRunOptions {
  * that imports, rematches and new receipts start, and the manual match, unmatch and ignore. Every
  * write is in the request's transaction; lines are locked before receipts, receipts in id order
  * (as cancelling one finds it: a realised receipt is never cancelled).
+ *
+ * Lock order: lines, then receipts, then (realisation moved a searchable column) the tenant's
+ * receipt version row. Recording a receipt holds that row before its hook runs here, so the hook
+ * skips lines another transaction holds (SKIP LOCKED) instead of waiting in the opposite order.
  */
 @Injectable()
-export class BankMatchingService {
+export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
   constructor(
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
     private readonly bank: BankService,
     private readonly receipts: ReceiptsService,
+    private readonly hooks: ReceiptHooks,
   ) {}
+
+  /** Receipts sit below bank: they call back through the hook registry (receipt-hooks.ts). */
+  onModuleInit(): void {
+    this.hooks.onRecorded(this);
+  }
 
   /**
    * Runs rules 1-3 over the lines of `scope` (bank-matching.sql.ts MATCH_SCOPES), writes the
@@ -78,7 +101,7 @@ export class BankMatchingService {
     scope: MatchScope,
     scopeValue: string | string[],
     options: MatchRunOptions,
-  ): Promise<MatchCounts> {
+  ): Promise<MatchOutcome> {
     const em = this.txHost.tx;
     const params = matchParams({
       tenantId: tenant.tenantId,
@@ -99,7 +122,58 @@ export class BankMatchingService {
     for (const receipt of await this.receipts.loadByIds(tenant, row.realised_receipts)) {
       this.outbox.record('receipt.realised', receipt);
     }
-    return { auto: row.auto, suggested: row.suggested, unmatched: row.unmatched };
+    return {
+      auto: row.auto,
+      suggested: row.suggested,
+      unmatched: row.unmatched,
+      realised: row.realised_receipts,
+    };
+  }
+
+  /**
+   * POST /bank-accounts/{id}/rematch: every rule again over the account's UNMATCHED and SUGGESTED
+   * credit lines, locked first (a manual match in flight is waited for, never overwritten).
+   */
+  async rematch(tenant: TenantContext, accountId: string): Promise<MatchCounts> {
+    await this.bank.account(tenant, accountId);
+    const lines = await this.txHost.tx.query<{ id: string }[]>(
+      LOCK_ACCOUNT_OPEN_LINES_SQL,
+      accountOpenLinesParams({ tenantId: tenant.tenantId, accountId, currency: tenant.currency }),
+    );
+    if (lines.length === 0) return { auto: 0, suggested: 0, unmatched: 0 };
+    const outcome = await this.run(
+      tenant,
+      'lines',
+      lines.map((l) => l.id),
+      { statuses: ['UNMATCHED', 'SUGGESTED'], amountDate: true },
+    );
+    return { auto: outcome.auto, suggested: outcome.suggested, unmatched: outcome.unmatched };
+  }
+
+  /**
+   * Receipts just recorded (POST /receipts, a payment) try rules REFERENCE and GROUP against the
+   * tenant's UNMATCHED credit lines of their amounts (each, and all together), in the recording
+   * transaction; lines held by another transaction are skipped. Answers the receipts realised.
+   */
+  async afterRecorded(tenant: TenantContext, receipts: RecordedReceipt[]): Promise<string[]> {
+    const open = receipts.filter(
+      (r) => !NEVER_IN_BANK.includes(r.paymentMode) && r.transactionRef.trim() !== '',
+    );
+    if (open.length === 0) return [];
+    const total = open.reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+    const amounts = [...new Set([...open.map((r) => r.amount), total.toFixed(2)])];
+    const lines = await this.txHost.tx.query<{ id: string }[]>(
+      LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+      openLinesOfAmountsParams({ tenantId: tenant.tenantId, amounts, currency: tenant.currency }),
+    );
+    if (lines.length === 0) return [];
+    const outcome = await this.run(
+      tenant,
+      'lines',
+      lines.map((l) => l.id),
+      { statuses: ['UNMATCHED'], receipts: open.map((r) => r.id), amountDate: false },
+    );
+    return outcome.realised;
   }
 
   /** POST /bank-lines/{id}/match: rule MANUAL. */
@@ -127,7 +201,7 @@ export class BankMatchingService {
     for (const id of body.receipts) {
       const receipt = receipts.get(id);
       if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
-      if (receipt.payment_mode === 'CASH' || receipt.payment_mode === 'TDS') {
+      if (NEVER_IN_BANK.includes(receipt.payment_mode)) {
         throw RECEIPT_NOT_MATCHABLE.error(id, `it is a ${receipt.payment_mode} receipt`);
       }
       if (receipt.status !== 'ACTIVE') {

@@ -6,8 +6,9 @@
  * operations (match, unmatch, ignore) and what the line views read of matches and history.
  *
  * Which lines a run takes is a fragment over `bank_lines l` with the run's own `$3`
- * (MATCH_SCOPES): an import's new lines, an account's open lines (rematch), or the open lines a
- * new receipt could match (its amounts).
+ * (MATCH_SCOPES): an import's new lines (no other transaction sees them yet), or lines the caller
+ * locked first (a rematch; the open lines a new receipt could pay), so that a concurrent manual
+ * match or ignore is never overwritten.
  */
 
 /** The receipts that may be matched: ACTIVE, not realised, never CASH or TDS. */
@@ -25,8 +26,8 @@ export const MATCH_SCOPES = {
   statement: `l.statement_id = $3::uuid`,
   /** An account's open lines (rematch). $3: the account id. */
   account: `l.bank_account_id = $3::uuid`,
-  /** The open lines new receipts could pay: their amounts and their sum. $3: numeric[]. */
-  amounts: `l.amount = ANY($3::numeric[])`,
+  /** Lines the caller has locked (a rematch, a new receipt's check). $3: uuid[]. */
+  lines: `l.id = ANY($3::uuid[])`,
 } as const;
 export type MatchScope = keyof typeof MATCH_SCOPES;
 
@@ -231,6 +232,43 @@ export const matchParams = (p: {
   p.amountDate,
   p.actor,
 ];
+
+/**
+ * Locks an account's open credit lines (UNMATCHED, SUGGESTED) for a rematch, in id order,
+ * re-read after any wait. Only accounts in the tenant's currency. Params: $1 tenant, $2 account,
+ * $3 currency.
+ */
+export const LOCK_ACCOUNT_OPEN_LINES_SQL = `SELECT l.id FROM bank_lines l
+  JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+ WHERE l.tenant_id = $1 AND l.bank_account_id = $2 AND a.currency = $3
+   AND l.direction = 'CREDIT' AND l.status IN ('UNMATCHED', 'SUGGESTED')
+ ORDER BY l.id
+   FOR NO KEY UPDATE OF l`;
+
+export const accountOpenLinesParams = (p: {
+  tenantId: string;
+  accountId: string;
+  currency: string;
+}): unknown[] => [p.tenantId, p.accountId, p.currency];
+
+/**
+ * The tenant's UNMATCHED credit lines of some amounts (what new receipts could pay), locked; a
+ * line another transaction holds (a rematch, a manual match) is skipped rather than waited for,
+ * so recording a receipt never queues behind bank work (bank_lines_open_idx). Params: $1 tenant,
+ * $2 amounts (numeric[]), $3 currency.
+ */
+export const LOCK_OPEN_LINES_OF_AMOUNTS_SQL = `SELECT l.id FROM bank_lines l
+  JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+ WHERE l.tenant_id = $1 AND l.status = 'UNMATCHED' AND l.direction = 'CREDIT'
+   AND l.amount = ANY($2::numeric[]) AND a.currency = $3
+ ORDER BY l.id
+   FOR NO KEY UPDATE OF l SKIP LOCKED`;
+
+export const openLinesOfAmountsParams = (p: {
+  tenantId: string;
+  amounts: string[];
+  currency: string;
+}): unknown[] => [p.tenantId, p.amounts, p.currency];
 
 // ---------------------------------------------------------------------------------------------
 // Manual match, unmatch, ignore.

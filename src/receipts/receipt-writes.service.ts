@@ -45,6 +45,7 @@ import {
   RECEIPT_NOT_FOUND,
   RECEIPT_REALISED,
 } from './receipts.errors';
+import { ReceiptHooks } from './receipt-hooks';
 import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
 
@@ -80,9 +81,18 @@ export class ReceiptWritesService {
     private readonly receipts: ReceiptsService,
     private readonly demands: DemandsService,
     private readonly outbox: OutboxService,
+    private readonly hooks: ReceiptHooks,
   ) {}
 
-  async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
+  /**
+   * Records one receipt. `runHooks: false` leaves the recorded-receipts hooks (receipt-hooks.ts)
+   * to the caller, which runs them once over several receipts (a payment: one transfer).
+   */
+  async record(
+    tenant: TenantContext,
+    body: RecordReceiptRequest,
+    { runHooks = true } = {},
+  ): Promise<ReceiptView> {
     const amount = decimalFromJson(body.amount);
     if (amount.lte(0)) {
       throw RECEIPT_AMOUNT_NOT_POSITIVE.errorWith(
@@ -122,7 +132,28 @@ export class ReceiptWritesService {
     );
     const receipt = toReceiptView(row, tenant);
     this.outbox.record('receipt.recorded', receipt);
-    return receipt;
+    return runHooks ? (await this.afterRecorded(tenant, [receipt]))[0] : receipt;
+  }
+
+  /**
+   * Runs the recorded-receipts hooks over receipts this transaction recorded (bank matching may
+   * realise them), and answers their views as they are now.
+   */
+  async afterRecorded(tenant: TenantContext, receipts: ReceiptView[]): Promise<ReceiptView[]> {
+    const changed = await this.hooks.afterRecorded(
+      tenant,
+      receipts.map((r) => ({
+        id: r.id,
+        amount: new Decimal(r.amount.amount).toFixed(2),
+        paymentMode: r.paymentMode,
+        transactionRef: r.transactionRef,
+      })),
+    );
+    if (changed.size === 0) return receipts;
+    const fresh = new Map(
+      (await this.receipts.loadByIds(tenant, [...changed])).map((r) => [r.id, r]),
+    );
+    return receipts.map((r) => fresh.get(r.id) ?? r);
   }
 
   async cancel(
