@@ -745,6 +745,145 @@ describe('bank matching and realisation', () => {
     });
   });
 
+  describe('cheque returns', () => {
+    /** A cheque receipt realised by a deposit line, then a statement with its return. */
+    const setUp = async () => {
+      const key = await newTenant();
+      const account = await createAccount(key);
+      const chequeNo = String(randomInt(100000, 999999));
+      const r = await recordReceipt(t, key, {
+        amount: 50000,
+        paymentMode: 'CHEQUE',
+        transactionRef: `CHQ ${chequeNo}`,
+        receivedDate: '2026-11-05',
+      });
+      const unrealised = await recordReceipt(t, key, {
+        amount: 60000,
+        paymentMode: 'CHEQUE',
+        transactionRef: `CHQ ${Number(chequeNo) + 1}`,
+        receivedDate: '2026-11-05',
+      });
+      const deposit = await importLines(key, account, [
+        {
+          date: '2026-11-07',
+          narration: `CLG CHQ DEP ${chequeNo} ANANYA IYER`,
+          reference: chequeNo.padStart(16, '0'),
+          credit: '50000.00',
+        },
+      ]);
+      expect(deposit.lines[0].status).toBe('MATCHED');
+      const { summary, lines } = await importLines(key, account, [
+        {
+          date: '2026-11-09',
+          narration: `CHQ RETURN ${chequeNo} FUNDS INSUFFICIENT`,
+          reference: chequeNo.padStart(16, '0'),
+          debit: '50000.00',
+        },
+        {
+          date: '2026-11-09',
+          narration: `CHQ RETURN ${Number(chequeNo) + 1} FUNDS INSUFFICIENT`,
+          reference: String(Number(chequeNo) + 1).padStart(16, '0'),
+          debit: '60000.00',
+        },
+        { date: '2026-11-09', narration: 'CHQ RETURN CHARGES', reference: '', debit: '590.00' },
+      ]);
+      const returned = lines.find((l) => l.amount.amount === 50000 && l.direction === 'DEBIT')!;
+      const other = lines.find((l) => l.amount.amount === 60000)!;
+      const charges = lines.find((l) => l.amount.amount === 590)!;
+      return {
+        key,
+        account,
+        r,
+        unrealised,
+        summary,
+        returned,
+        other,
+        charges,
+        credit: deposit.lines[0],
+      };
+    };
+    const bounce = (key: string, id: string, body: object) =>
+      post(t, key, `/receipts/${id}/bounce`, {
+        reason: 'Funds insufficient',
+        bouncedOn: '2026-11-09',
+        ...body,
+      });
+
+    it('RETURN: a debit returning a realised cheque of that number and amount is SUGGESTED, never matched', async () => {
+      const { r, summary, returned, other, charges } = await setUp();
+      expect(summary.matched).toEqual({ auto: 0, suggested: 1, unmatched: 0 });
+      expect(returned.status).toBe('SUGGESTED');
+      expect(returned.matches).toEqual([]);
+      expect(returned.suggestions).toEqual([
+        {
+          receipts: [r.id],
+          rule: 'RETURN',
+          score: 0.9,
+          reasons: ['cheque number equal', 'amount equal', 'cheque returned'],
+        },
+      ]);
+      // Not realised: no return to suggest; a charge is no return at all.
+      expect(other).toMatchObject({ status: 'UNMATCHED', suggestions: [] });
+      expect(charges).toMatchObject({ status: 'UNMATCHED', suggestions: [] });
+    });
+
+    it('RETURN: the bounce with bankLine bounces the receipt and matches the line with rule RETURN', async () => {
+      const { key, r, returned } = await setUp();
+      const res = await bounce(key, r.id, { bankLine: returned.id });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'BOUNCED' });
+      const after = await line(key, returned.id);
+      expect(after).toMatchObject({
+        status: 'MATCHED',
+        matches: [expect.objectContaining({ receipt: r.id, rule: 'RETURN' })],
+        suggestions: [],
+      });
+      expect(after.history).toEqual([
+        expect.objectContaining({ action: 'MATCHED', rule: 'RETURN', receipts: [r.id] }),
+      ]);
+      expect((await events(key, 'bank-line.matched')).map((e) => e.data.id)).toContain(returned.id);
+    });
+
+    it('RETURN: the bounce refuses a line that cannot be the return, and changes nothing', async () => {
+      const { key, r, credit, other, charges } = await setUp();
+      for (const [bankLine, status, code] of [
+        [credit.id, 409, 'RETURN_LINE_NOT_MATCHABLE'],
+        [other.id, 409, 'RETURN_LINE_NOT_MATCHABLE'],
+        [charges.id, 409, 'RETURN_LINE_NOT_MATCHABLE'],
+        [randomUUID(), 404, 'RETURN_LINE_NOT_FOUND'],
+      ] as const) {
+        const res = await bounce(key, r.id, { bankLine });
+        expect({ bankLine, status: res.status, code: (res.body as { code: string }).code }).toEqual(
+          { bankLine, status, code },
+        );
+      }
+      const theirs = await setUp();
+      const cross = await bounce(key, r.id, { bankLine: theirs.returned.id });
+      expect(cross.status).toBe(404);
+      expect((await receipt(key, r.id)).status).toBe('ACTIVE');
+      expect((await line(theirs.key, theirs.returned.id)).status).toBe('SUGGESTED');
+      const bad = await bounce(key, r.id, { bankLine: 'not-a-uuid' });
+      expect(bad.status).toBe(400);
+    });
+
+    it('RETURN: a suggested return line can be matched by hand (rule RETURN)', async () => {
+      const { key, r, returned, unrealised } = await setUp();
+      const notRealised = await post(t, key, `/bank-lines/${returned.id}/match`, {
+        receipts: [unrealised.id],
+      });
+      expect(notRealised.status).toBe(409);
+      expect(notRealised.body).toMatchObject({ code: 'RECEIPT_NOT_MATCHABLE' });
+      const res = await post(t, key, `/bank-lines/${returned.id}/match`, { receipts: [r.id] });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        status: 'MATCHED',
+        matches: [expect.objectContaining({ receipt: r.id, rule: 'RETURN' })],
+      });
+      // Still realised by its credit: a return does not unrealise.
+      expect((await receipt(key, r.id)).realisedOn).toBe('2026-11-07');
+    });
+  });
+
   describe('realisation on receipts', () => {
     it('RECEIPT_REALISED: a realised receipt cannot be cancelled until its line is unmatched', async () => {
       const key = await newTenant();

@@ -4,7 +4,11 @@ import Decimal from 'decimal.js';
 import { TenantContext } from '@/common/tenant-context';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { RECEIPT_NOT_FOUND } from '@/receipts/receipts.errors';
+import {
+  RECEIPT_NOT_FOUND,
+  RETURN_LINE_NOT_FOUND,
+  RETURN_LINE_NOT_MATCHABLE,
+} from '@/receipts/receipts.errors';
 import { ReceiptsService } from '@/receipts/receipts.service';
 import {
   BANK_LINE_NOT_FOUND,
@@ -15,13 +19,23 @@ import {
   RECEIPT_NOT_MATCHABLE,
 } from './bank.errors';
 import { BankService } from './bank.service';
-import { ReceiptHooks, ReceiptsRecordedHook, RecordedReceipt } from '@/receipts/receipt-hooks';
+import {
+  ReceiptHooks,
+  ReceiptReturnHook,
+  ReceiptsRecordedHook,
+  RecordedReceipt,
+} from '@/receipts/receipt-hooks';
 import {
   accountOpenLinesParams,
   IGNORE_SQL,
   LOCK_ACCOUNT_OPEN_LINES_SQL,
   LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
   openLinesOfAmountsParams,
+  OpenLineRow,
+  RECEIPT_FOR_RETURN_SQL,
+  ReceiptForReturnRow,
+  returnParams,
+  returnSql,
   LOCK_LINE_SQL,
   LOCK_RECEIPTS_SQL,
   LockedLineRow,
@@ -44,6 +58,9 @@ import { BankLineDetailView } from './dto/bank-line.view';
 
 /** Receipts that never reach the bank: never matched. */
 const NEVER_IN_BANK: readonly string[] = ['CASH', 'TDS'];
+
+/** Paper that the bank can return unpaid. */
+const RETURNABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
 
 /** What a matching run did to the lines it took. */
 export interface MatchCounts {
@@ -78,7 +95,7 @@ export interface MatchRunOptions {
  * skips lines another transaction holds (SKIP LOCKED) instead of waiting in the opposite order.
  */
 @Injectable()
-export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
+export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnHook, OnModuleInit {
   constructor(
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
@@ -90,6 +107,68 @@ export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
   /** Receipts sit below bank: they call back through the hook registry (receipt-hooks.ts). */
   onModuleInit(): void {
     this.hooks.onRecorded(this);
+    this.hooks.onReturn(this);
+  }
+
+  /** Rule RETURN over the debit lines of a scope (bank-matching.sql.ts returnSql): suggested. */
+  async returns(
+    tenant: TenantContext,
+    scope: MatchScope,
+    scopeValue: string | string[],
+  ): Promise<number> {
+    const [row] = await this.txHost.tx.query<{ suggested: number }[]>(
+      returnSql(scope),
+      returnParams({ tenantId: tenant.tenantId, currency: tenant.currency, scopeValue }),
+    );
+    return row.suggested;
+  }
+
+  /** ReceiptReturnHook: the bounce's bankLine, checked and locked before the bounce. */
+  async lockReturnLine(tenant: TenantContext, receiptId: string, lineId: string): Promise<void> {
+    const [line] = await this.txHost.tx.query<LockedLineRow[]>(
+      LOCK_LINE_SQL,
+      lineLockParams({ tenantId: tenant.tenantId, lineId }),
+    );
+    if (!line) throw RETURN_LINE_NOT_FOUND.error(lineId);
+    if (line.direction !== 'DEBIT') throw RETURN_LINE_NOT_MATCHABLE.error(lineId, 'it is a CREDIT');
+    if (line.status === 'MATCHED' || line.status === 'IGNORED') {
+      throw RETURN_LINE_NOT_MATCHABLE.error(lineId, `it is ${line.status}`);
+    }
+    const [receipt] = await this.txHost.tx.query<ReceiptForReturnRow[]>(
+      RECEIPT_FOR_RETURN_SQL,
+      lineLockParams({ tenantId: tenant.tenantId, lineId: receiptId }),
+    );
+    // An unknown receipt is the bounce's own 404, next.
+    if (!receipt) return;
+    if (!new Decimal(receipt.amount).eq(line.amount)) {
+      const amounts = `its amount ${new Decimal(line.amount).toFixed(2)} is not the receipt's ${receipt.amount}`;
+      throw RETURN_LINE_NOT_MATCHABLE.error(lineId, amounts);
+    }
+    if (receipt.returned_by !== null) {
+      const why = `the receipt is matched to return line ${receipt.returned_by}`;
+      throw RETURN_LINE_NOT_MATCHABLE.error(lineId, why);
+    }
+  }
+
+  /** ReceiptReturnHook: after the bounce, the line is MATCHED to the receipt (rule RETURN). */
+  async matchReturnLine(tenant: TenantContext, receiptId: string, lineId: string): Promise<void> {
+    const [line] = await this.txHost.tx.query<LockedLineRow[]>(
+      LOCK_LINE_SQL,
+      lineLockParams({ tenantId: tenant.tenantId, lineId }),
+    );
+    await this.txHost.tx.query(
+      MANUAL_MATCH_SQL,
+      manualMatchParams({
+        tenantId: tenant.tenantId,
+        lineId,
+        receipts: [receiptId],
+        valueDate: line.value_date,
+        actor: tenant.actor,
+        kind: 'RETURN',
+        rule: 'RETURN',
+      }),
+    );
+    await this.recordLine(tenant, 'bank-line.matched', lineId);
   }
 
   /**
@@ -136,18 +215,27 @@ export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
    */
   async rematch(tenant: TenantContext, accountId: string): Promise<MatchCounts> {
     await this.bank.account(tenant, accountId);
-    const lines = await this.txHost.tx.query<{ id: string }[]>(
+    const lines = await this.txHost.tx.query<OpenLineRow[]>(
       LOCK_ACCOUNT_OPEN_LINES_SQL,
       accountOpenLinesParams({ tenantId: tenant.tenantId, accountId, currency: tenant.currency }),
     );
-    if (lines.length === 0) return { auto: 0, suggested: 0, unmatched: 0 };
-    const outcome = await this.run(
-      tenant,
-      'lines',
-      lines.map((l) => l.id),
-      { statuses: ['UNMATCHED', 'SUGGESTED'], amountDate: true },
-    );
-    return { auto: outcome.auto, suggested: outcome.suggested, unmatched: outcome.unmatched };
+    const of = (direction: OpenLineRow['direction']) =>
+      lines.filter((l) => l.direction === direction).map((l) => l.id);
+    const credits = of('CREDIT');
+    const debits = of('DEBIT');
+    const outcome =
+      credits.length === 0
+        ? { auto: 0, suggested: 0, unmatched: 0 }
+        : await this.run(tenant, 'lines', credits, {
+            statuses: ['UNMATCHED', 'SUGGESTED'],
+            amountDate: true,
+          });
+    const returns = debits.length === 0 ? 0 : await this.returns(tenant, 'lines', debits);
+    return {
+      auto: outcome.auto,
+      suggested: outcome.suggested + returns,
+      unmatched: outcome.unmatched,
+    };
   }
 
   /**
@@ -183,7 +271,13 @@ export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
     body: MatchBankLineRequest,
   ): Promise<BankLineDetailView> {
     const line = await this.lockLine(tenant, lineId);
-    if (line.direction === 'DEBIT') {
+    const isReturn =
+      line.direction === 'DEBIT' &&
+      line.status === 'SUGGESTED' &&
+      (await this.bank.linesByIds(tenant, [lineId]))[0].suggestions.some(
+        (s) => s.rule === 'RETURN',
+      );
+    if (line.direction === 'DEBIT' && !isReturn) {
       throw LINE_NOT_MATCHABLE.error(lineId, 'it is a debit, not a cheque return');
     }
     if (line.status === 'MATCHED') {
@@ -204,11 +298,26 @@ export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
       if (NEVER_IN_BANK.includes(receipt.payment_mode)) {
         throw RECEIPT_NOT_MATCHABLE.error(id, `it is a ${receipt.payment_mode} receipt`);
       }
-      if (receipt.status !== 'ACTIVE') {
-        throw RECEIPT_NOT_MATCHABLE.error(id, `it is ${receipt.status}`);
-      }
-      if (receipt.bank_line_id !== null) {
-        throw RECEIPT_ALREADY_MATCHED.error(id, receipt.bank_line_id);
+      if (isReturn) {
+        // A cheque's return: the cheque or draft the bank credited, ACTIVE or bounced already.
+        if (!RETURNABLE_MODES.includes(receipt.payment_mode)) {
+          throw RECEIPT_NOT_MATCHABLE.error(id, 'only a cheque or demand draft is returned');
+        }
+        if (receipt.status === 'CANCELLED')
+          throw RECEIPT_NOT_MATCHABLE.error(id, 'it is CANCELLED');
+        if (receipt.bank_line_id === null) {
+          throw RECEIPT_NOT_MATCHABLE.error(id, 'it is not realised (no credit line)');
+        }
+        if (receipt.returned_by !== null) {
+          throw RECEIPT_ALREADY_MATCHED.error(id, receipt.returned_by);
+        }
+      } else {
+        if (receipt.status !== 'ACTIVE') {
+          throw RECEIPT_NOT_MATCHABLE.error(id, `it is ${receipt.status}`);
+        }
+        if (receipt.bank_line_id !== null) {
+          throw RECEIPT_ALREADY_MATCHED.error(id, receipt.bank_line_id);
+        }
       }
       sum = sum.plus(receipt.amount);
     }
@@ -223,14 +332,16 @@ export class BankMatchingService implements ReceiptsRecordedHook, OnModuleInit {
         receipts: body.receipts,
         valueDate: line.value_date,
         actor: tenant.actor,
-        kind: 'CREDIT',
-        rule: 'MANUAL',
+        kind: isReturn ? 'RETURN' : 'CREDIT',
+        rule: isReturn ? 'RETURN' : 'MANUAL',
       }),
     );
-    await this.realisedChanged(tenant, body.receipts);
     await this.recordLine(tenant, 'bank-line.matched', lineId);
-    for (const receipt of await this.receipts.loadByIds(tenant, body.receipts)) {
-      this.outbox.record('receipt.realised', receipt);
+    if (!isReturn) {
+      await this.realisedChanged(tenant, body.receipts);
+      for (const receipt of await this.receipts.loadByIds(tenant, body.receipts)) {
+        this.outbox.record('receipt.realised', receipt);
+      }
     }
     return this.bank.line(tenant, lineId);
   }

@@ -234,16 +234,74 @@ export const matchParams = (p: {
 ];
 
 /**
- * Locks an account's open credit lines (UNMATCHED, SUGGESTED) for a rematch, in id order,
- * re-read after any wait. Only accounts in the tenant's currency. Params: $1 tenant, $2 account,
- * $3 currency.
+ * Locks an account's open lines (UNMATCHED, SUGGESTED) for a rematch, in id order, re-read after
+ * any wait. Only accounts in the tenant's currency. Params: $1 tenant, $2 account, $3 currency.
  */
-export const LOCK_ACCOUNT_OPEN_LINES_SQL = `SELECT l.id FROM bank_lines l
+export const LOCK_ACCOUNT_OPEN_LINES_SQL = `SELECT l.id, l.direction FROM bank_lines l
   JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
  WHERE l.tenant_id = $1 AND l.bank_account_id = $2 AND a.currency = $3
-   AND l.direction = 'CREDIT' AND l.status IN ('UNMATCHED', 'SUGGESTED')
+   AND l.status IN ('UNMATCHED', 'SUGGESTED')
  ORDER BY l.id
    FOR NO KEY UPDATE OF l`;
+
+export interface OpenLineRow {
+  id: string;
+  direction: 'CREDIT' | 'DEBIT';
+}
+
+/**
+ * A debit that returns a cheque: a reversal in the format (MT940 RC/RD, camt RvslInd) or a
+ * narration naming a return.
+ */
+const RETURN_MARKER = `(l.reversal OR l.narration ~* '(RETURN|RTN|\\mRET\\M|BOUNCE|DISHONOU?R|UNPAID|REVERS)')`;
+
+/**
+ * Rule RETURN: the run's DEBIT lines that return a cheque (RETURN_MARKER, a cheque number read)
+ * are SUGGESTED with each realised, ACTIVE cheque or draft receipt of that number and amount not
+ * yet matched to a return; never matched automatically (POST /receipts/{id}/bounce with
+ * `bankLine`, or a manual match, does). The other lines of the run stay as they are.
+ * Binds: $1 tenant, $2 currency, $3 scope value. Answers how many lines are suggested.
+ */
+export const returnSql = (scope: MatchScope): string => `WITH scope AS (
+  SELECT l.id, l.amount, l.value_date, ltrim(l.cheque_number, '0') AS cheque
+    FROM bank_lines l
+    JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+   WHERE l.tenant_id = $1 AND a.currency = $2 AND ${MATCH_SCOPES[scope]}
+     AND l.direction = 'DEBIT' AND l.status IN ('UNMATCHED', 'SUGGESTED')
+     AND l.cheque_number IS NOT NULL AND ${RETURN_MARKER}
+), candidates AS (
+  SELECT s.id AS line_id, r.id AS receipt_id, r.receipt_number
+    FROM scope s
+    JOIN receipts r ON r.tenant_id = $1 AND r.amount = s.amount
+   WHERE r.bank_line_id IS NOT NULL AND r.status = 'ACTIVE'
+     AND r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') AND r.realised_on <= s.value_date
+     AND bank_reference_key(r.transaction_ref) = s.cheque
+     AND NOT EXISTS (SELECT 1 FROM bank_line_matches m
+                      WHERE m.tenant_id = $1 AND m.receipt_id = r.id AND m.kind = 'RETURN')
+     AND ${NOT_REJECTED('s.id', 'r.id')}
+), suggestions AS (
+  SELECT line_id,
+         jsonb_agg(jsonb_build_object('receipts', jsonb_build_array(receipt_id), 'rule', 'RETURN',
+                                      'score', 0.9, 'reasons',
+                                      jsonb_build_array('cheque number equal', 'amount equal',
+                                                        'cheque returned'))
+                   ORDER BY receipt_number) AS suggestions
+    FROM candidates GROUP BY line_id
+), updated AS (
+  UPDATE bank_lines l SET
+         status = CASE WHEN sg.line_id IS NULL THEN 'UNMATCHED' ELSE 'SUGGESTED' END,
+         suggestions = coalesce(sg.suggestions, '[]'::jsonb)
+    FROM scope s LEFT JOIN suggestions sg ON sg.line_id = s.id
+   WHERE l.tenant_id = $1 AND l.id = s.id
+  RETURNING l.status
+)
+SELECT count(*) FILTER (WHERE status = 'SUGGESTED')::int AS suggested FROM updated`;
+
+export const returnParams = (p: {
+  tenantId: string;
+  currency: string;
+  scopeValue: string | string[];
+}): unknown[] => [p.tenantId, p.currency, p.scopeValue];
 
 export const accountOpenLinesParams = (p: {
   tenantId: string;
@@ -296,10 +354,13 @@ export const lineLockParams = (p: { tenantId: string; lineId: string }): unknown
 ];
 
 /** Receipts, locked in id order (the order matching locks them in). Params: receiptsLockParams. */
-export const LOCK_RECEIPTS_SQL = `SELECT id, status, payment_mode, amount::text AS amount, bank_line_id
-  FROM receipts WHERE tenant_id = $1 AND id = ANY($2::uuid[])
- ORDER BY id
-   FOR NO KEY UPDATE`;
+export const LOCK_RECEIPTS_SQL = `SELECT r.id, r.status, r.payment_mode, r.amount::text AS amount,
+       r.bank_line_id,
+       (SELECT m.bank_line_id FROM bank_line_matches m
+         WHERE m.tenant_id = r.tenant_id AND m.receipt_id = r.id AND m.kind = 'RETURN') AS returned_by
+  FROM receipts r WHERE r.tenant_id = $1 AND r.id = ANY($2::uuid[])
+ ORDER BY r.id
+   FOR NO KEY UPDATE OF r`;
 
 export interface LockedReceiptRow {
   id: string;
@@ -307,6 +368,19 @@ export interface LockedReceiptRow {
   payment_mode: string;
   amount: string;
   bank_line_id: string | null;
+  /** The RETURN debit line matched to it, if any. */
+  returned_by: string | null;
+}
+
+/** A receipt as a bounce's return line checks it (not locked: the bounce locks it next). */
+export const RECEIPT_FOR_RETURN_SQL = `SELECT r.amount::text AS amount,
+       (SELECT m.bank_line_id FROM bank_line_matches m
+         WHERE m.tenant_id = r.tenant_id AND m.receipt_id = r.id AND m.kind = 'RETURN') AS returned_by
+  FROM receipts r WHERE r.tenant_id = $1 AND r.id = $2`;
+
+export interface ReceiptForReturnRow {
+  amount: string;
+  returned_by: string | null;
 }
 
 export const receiptsLockParams = (p: { tenantId: string; ids: string[] }): unknown[] => [

@@ -152,6 +152,10 @@ export class StatementImportService {
             amountDate: true,
           })
         : { auto: 0, suggested: 0, unmatched: written.credits };
+    // Debits returning a realised cheque are suggested (rule RETURN).
+    if (account.currency === tenant.currency) {
+      counts.suggested += await this.matching.returns(tenant, 'statement', statementId);
+    }
     const [row] = await em.query<StatementRow[]>(
       FINISH_STATEMENT_SQL,
       finishStatementParams({

@@ -24,14 +24,40 @@ export interface ReceiptsRecordedHook {
   afterRecorded(tenant: TenantContext, receipts: RecordedReceipt[]): Promise<string[]>;
 }
 
-/** The registered hooks; ReceiptWritesService runs them (POST /receipts, payments). */
+/**
+ * The bank line that returned a bounced cheque (POST /receipts/{id}/bounce with `bankLine`),
+ * provided by bank like ReceiptsRecordedHook.
+ */
+export interface ReceiptReturnHook {
+  /**
+   * Before the bounce changes anything (so lines are locked before receipts, as bank does): finds
+   * and locks the line, and throws RETURN_LINE_NOT_FOUND / RETURN_LINE_NOT_MATCHABLE.
+   */
+  lockReturnLine(tenant: TenantContext, receiptId: string, lineId: string): Promise<void>;
+  /** After the bounce, in its transaction: the line becomes MATCHED to it (rule RETURN). */
+  matchReturnLine(tenant: TenantContext, receiptId: string, lineId: string): Promise<void>;
+}
+
+/** The registered hooks; ReceiptWritesService runs them (POST /receipts, payments, bounce). */
 @Injectable()
 export class ReceiptHooks {
   private readonly recorded: ReceiptsRecordedHook[] = [];
+  private returned?: ReceiptReturnHook;
 
   /** Called once by the providing module (onModuleInit). */
   onRecorded(hook: ReceiptsRecordedHook): void {
     this.recorded.push(hook);
+  }
+
+  /** Called once by the providing module (onModuleInit). */
+  onReturn(hook: ReceiptReturnHook): void {
+    this.returned = hook;
+  }
+
+  /** The return-line hook; a bounce with bankLine needs one (bank is always loaded). */
+  returnHook(): ReceiptReturnHook {
+    if (!this.returned) throw new Error('no ReceiptReturnHook registered');
+    return this.returned;
   }
 
   async afterRecorded(tenant: TenantContext, receipts: RecordedReceipt[]): Promise<Set<string>> {

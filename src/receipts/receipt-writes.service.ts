@@ -189,6 +189,8 @@ export class ReceiptWritesService {
     // Raising the charges demand takes the booking (FOR SHARE, like any new demand): take it
     // first, as cancelling a booking does, so the two never lock in opposite orders.
     const lockBooking = charges !== null;
+    const bankLine = body.bankLine ?? null;
+    if (bankLine !== null) await this.hooks.returnHook().lockReturnLine(tenant, id, bankLine);
     const receipt = await this.leaveActive(tenant, id, { lockBooking }, (found) => {
       if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
         throw RECEIPT_NOT_BOUNCEABLE.error(id, found.payment_mode);
@@ -205,6 +207,7 @@ export class ReceiptWritesService {
       }
       return { status: 'BOUNCED', reason: body.reason, on: bouncedOn };
     });
+    if (bankLine !== null) await this.hooks.returnHook().matchReturnLine(tenant, id, bankLine);
     const view = await this.load(tenant, id);
     this.outbox.record('receipt.bounced', view);
     const chargesDemand =
