@@ -82,6 +82,8 @@ export interface MatchRunOptions {
   receipts?: string[];
   /** Whether to suggest by AMOUNT_DATE (rule 3); later receipts try rules 1 and 2 only. */
   amountDate: boolean;
+  /** False: write no events (the demo seed's import, which writes none either). */
+  recordEvents?: boolean;
 }
 
 /**
@@ -195,11 +197,13 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
     await em.query(matchLockSql(scope), params.slice(0, 5));
     const [row] = await em.query<MatchOutcomeRow[]>(matchSql(scope), params);
     await this.realisedChanged(tenant, row.realised_receipts);
-    for (const line of await this.bank.linesByIds(tenant, row.matched_lines)) {
-      this.outbox.record('bank-line.matched', line);
-    }
-    for (const receipt of await this.receipts.loadByIds(tenant, row.realised_receipts)) {
-      this.outbox.record('receipt.realised', receipt);
+    if (options.recordEvents ?? true) {
+      for (const line of await this.bank.linesByIds(tenant, row.matched_lines)) {
+        this.outbox.record('bank-line.matched', line);
+      }
+      for (const receipt of await this.receipts.loadByIds(tenant, row.realised_receipts)) {
+        this.outbox.record('receipt.realised', receipt);
+      }
     }
     return {
       auto: row.auto,

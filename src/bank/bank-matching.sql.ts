@@ -44,7 +44,7 @@ const SCOPE_AND_KEYS = (scope: MatchScope) => `scope AS (
    WHERE l.tenant_id = $1 AND l.direction = 'CREDIT' AND l.status = ANY($4::text[])
      AND a.currency = $2 AND ${MATCH_SCOPES[scope]}
 ), keys AS (
-  SELECT DISTINCT l.id AS line_id, k.key
+  SELECT DISTINCT l.id AS line_id, s.amount AS line_amount, s.value_date, k.key
     FROM scope s
     JOIN bank_lines l ON l.tenant_id = $1 AND l.id = s.id
    CROSS JOIN LATERAL unnest(ARRAY[ltrim(l.utr, '0'), ltrim(l.cheque_number, '0'),
@@ -57,15 +57,20 @@ const SCOPE_AND_KEYS = (scope: MatchScope) => `scope AS (
  * 2), so two runs at once (imports into two accounts, a receipt recorded during an import) never
  * match one receipt twice: the second waits, and re-reading the row after the first commits
  * (READ COMMITTED re-checks a locked row) drops a receipt the first realised. The deciding
- * statement that follows reads a new snapshot. Binds: as MATCH_SQL.
+ * statement that follows reads a new snapshot. The candidates are found once, from the lines'
+ * keys through receipts_bank_ref_idx (MATERIALIZED: never re-run per receipt). Binds: as
+ * matchSql ($1-$5).
  */
-export const matchLockSql = (scope: MatchScope): string => `WITH ${SCOPE_AND_KEYS(scope)}
-SELECT r.id FROM receipts r
- WHERE r.tenant_id = $1 AND ${OPEN_RECEIPT}
-   AND r.id IN (SELECT c.id FROM keys k
-                  JOIN receipts c ON c.tenant_id = $1
-                   AND bank_reference_key(c.transaction_ref) = k.key
-                 WHERE c.status = 'ACTIVE' AND c.bank_line_id IS NULL AND c.transaction_ref <> '')
+export const matchLockSql = (scope: MatchScope): string => `WITH ${SCOPE_AND_KEYS(scope)},
+candidates AS MATERIALIZED (
+  SELECT DISTINCT r.id
+    FROM keys k
+    JOIN receipts r ON r.tenant_id = $1 AND bank_reference_key(r.transaction_ref) = k.key
+   WHERE r.transaction_ref <> '' AND ${OPEN_RECEIPT}
+)
+SELECT r.id FROM candidates c
+  JOIN receipts r ON r.tenant_id = $1 AND r.id = c.id
+ WHERE ${OPEN_RECEIPT}
  ORDER BY r.id
    FOR NO KEY UPDATE OF r`;
 
@@ -89,59 +94,65 @@ SELECT r.id FROM receipts r
  */
 export const matchSql = (scope: MatchScope): string => `WITH ${SCOPE_AND_KEYS(scope)},
 ref_pairs AS (
-  SELECT k.line_id, k.key, r.id AS receipt_id, r.amount, r.received_date
+  SELECT k.line_id, k.line_amount, k.value_date, k.key, r.id AS receipt_id, r.amount,
+         r.received_date
     FROM keys k
     JOIN receipts r ON r.tenant_id = $1 AND bank_reference_key(r.transaction_ref) = k.key
    WHERE r.transaction_ref <> '' AND ${OPEN_RECEIPT}
      AND ${NOT_REJECTED('k.line_id', 'r.id')}
 ), ref_candidates AS (
-  SELECT p.line_id, ARRAY[p.receipt_id] AS receipts, 'REFERENCE'::text AS rule
-    FROM ref_pairs p JOIN scope s ON s.id = p.line_id
-   WHERE p.amount = s.amount
-     AND s.value_date BETWEEN p.received_date - 3 AND p.received_date + 30
+  SELECT p.line_id, p.value_date, ARRAY[p.receipt_id] AS receipts, 'REFERENCE'::text AS rule
+    FROM ref_pairs p
+   WHERE p.amount = p.line_amount
+     AND p.value_date BETWEEN p.received_date - 3 AND p.received_date + 30
   UNION ALL
-  SELECT p.line_id, array_agg(p.receipt_id ORDER BY p.receipt_id), 'GROUP'
-    FROM ref_pairs p JOIN scope s ON s.id = p.line_id
-   GROUP BY p.line_id, p.key, s.amount
-  HAVING count(*) >= 2 AND sum(p.amount) = s.amount
-     AND bool_and(s.value_date BETWEEN p.received_date - 3 AND p.received_date + 30)
+  SELECT p.line_id, p.value_date, array_agg(p.receipt_id ORDER BY p.receipt_id), 'GROUP'
+    FROM ref_pairs p
+   GROUP BY p.line_id, p.value_date, p.key, p.line_amount
+  HAVING count(*) >= 2 AND sum(p.amount) = p.line_amount
+     AND bool_and(p.value_date BETWEEN p.received_date - 3 AND p.received_date + 30)
 ), line_counts AS (
   SELECT line_id, count(*) AS n FROM ref_candidates GROUP BY line_id
-), receipt_counts AS (
-  SELECT u.receipt_id, count(DISTINCT c.line_id) AS n
-    FROM ref_candidates c CROSS JOIN LATERAL unnest(c.receipts) AS u(receipt_id)
-   GROUP BY u.receipt_id
+), ambiguous AS (
+  -- Receipts that are candidates of two or more lines: none of those lines is matched.
+  SELECT coalesce(array_agg(receipt_id), '{}') AS ids FROM (
+    SELECT u.receipt_id
+      FROM ref_candidates c CROSS JOIN LATERAL unnest(c.receipts) AS u(receipt_id)
+     GROUP BY u.receipt_id HAVING count(DISTINCT c.line_id) > 1) x
 ), decided AS (
-  SELECT c.line_id, c.receipts, c.rule,
-         lc.n = 1 AND NOT EXISTS (
-           SELECT 1 FROM unnest(c.receipts) AS u(receipt_id)
-             JOIN receipt_counts rc ON rc.receipt_id = u.receipt_id
-            WHERE rc.n > 1) AS auto
+  SELECT c.line_id, c.value_date, c.receipts, c.rule,
+         lc.n = 1 AND NOT (c.receipts && (SELECT ids FROM ambiguous)) AS auto
     FROM ref_candidates c JOIN line_counts lc ON lc.line_id = c.line_id
 ), matched AS (
   SELECT line_id, receipts, rule FROM decided WHERE auto
 ), matched_receipts AS (
-  SELECT m.line_id, u.receipt_id, m.rule, s.value_date
-    FROM matched m
-    JOIN scope s ON s.id = m.line_id
-   CROSS JOIN LATERAL unnest(m.receipts) AS u(receipt_id)
+  SELECT d.line_id, u.receipt_id, d.rule, d.value_date
+    FROM decided d CROSS JOIN LATERAL unnest(d.receipts) AS u(receipt_id)
+   WHERE d.auto
+), undecided AS (
+  -- NOT IN (subquery): a hashed lookup, whatever the (unknown) size of a fresh import.
+  SELECT s.* FROM scope s WHERE $6::boolean AND s.id NOT IN (SELECT line_id FROM decided)
 ), amount_date AS (
   SELECT s.id AS line_id, r.id AS receipt_id, r.receipt_number,
          s.value_date - r.received_date AS days,
          CASE WHEN r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') THEN 10 ELSE 3 END AS max_days,
-         word_similarity(d.buyer_name, s.narration) >= 0.6 AS named
-    FROM scope s
+         r.demand_id, s.narration
+    FROM undecided s
     JOIN receipts r ON r.tenant_id = $1 AND r.amount = s.amount
      AND r.received_date BETWEEN s.value_date - 10 AND s.value_date
-    JOIN demands d ON d.tenant_id = r.tenant_id AND d.id = r.demand_id
-   WHERE $6::boolean AND ${OPEN_RECEIPT}
-     AND NOT EXISTS (SELECT 1 FROM decided x WHERE x.line_id = s.id)
-     AND NOT EXISTS (SELECT 1 FROM matched_receipts x WHERE x.receipt_id = r.id)
+   WHERE ${OPEN_RECEIPT}
+     AND r.id NOT IN (SELECT receipt_id FROM matched_receipts)
      AND ${NOT_REJECTED('s.id', 'r.id')}
+), amount_date_named AS (
+  SELECT a.line_id, a.receipt_id, a.receipt_number, a.days, a.max_days,
+         word_similarity(d.buyer_name, a.narration) >= 0.6 AS named
+    FROM amount_date a
+    JOIN demands d ON d.tenant_id = $1 AND d.id = a.demand_id
+   WHERE a.days <= a.max_days
 ), amount_date_scored AS (
   SELECT a.*, round(0.5 + 0.25 * (1 - a.days::numeric / a.max_days)
                         + CASE WHEN a.named THEN 0.2 ELSE 0 END, 2) AS score
-    FROM amount_date a WHERE a.days <= a.max_days
+    FROM amount_date_named a
 ), amount_date_ranked AS (
   SELECT a.*, row_number() OVER (PARTITION BY a.line_id
                                  ORDER BY a.score DESC, a.days, a.receipt_number) AS rank

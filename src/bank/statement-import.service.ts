@@ -150,6 +150,7 @@ export class StatementImportService {
         ? await this.matching.run(tenant, 'statement', statementId, {
             statuses: ['UNMATCHED'],
             amountDate: true,
+            recordEvents: recordEvent,
           })
         : { auto: 0, suggested: 0, unmatched: written.credits };
     // Debits returning a realised cheque are suggested (rule RETURN).
