@@ -1,5 +1,7 @@
 import { BankAccount } from '@/bank/bank-account.entity';
 import { BankLine } from '@/bank/bank-line.entity';
+import { BankLineHistory } from '@/bank/bank-line-history.entity';
+import { BankLineMatch } from '@/bank/bank-line-match.entity';
 import { BankStatement } from '@/bank/bank-statement.entity';
 import { Booking } from '@/bookings/booking.entity';
 import { IdempotencyKey } from '@/platform/idempotency/idempotency-key.entity';
@@ -33,4 +35,6 @@ export const ENTITIES = [
   BankAccount,
   BankStatement,
   BankLine,
+  BankLineMatch,
+  BankLineHistory,
 ];

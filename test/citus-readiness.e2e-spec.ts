@@ -33,6 +33,8 @@ const DISTRIBUTION_ORDER = [
   'bank_accounts',
   'bank_statements',
   'bank_lines',
+  'bank_line_matches',
+  'bank_line_history',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

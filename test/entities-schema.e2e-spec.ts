@@ -29,11 +29,16 @@ const UNDESCRIBED_INDEXES: Record<string, string> = {
   receipts_mode_date_idx: 'INCLUDE columns',
   receipts_left_active_idx: 'INCLUDE columns and a partial-index predicate',
   receipts_number_lower_idx: 'an expression key, lower(receipt_number)',
+  receipts_bank_ref_idx: 'an expression key, bank_reference_key(transaction_ref), and a predicate',
+  receipts_unrealised_amount_idx: 'a partial-index predicate',
+  bank_lines_open_idx: 'a partial-index predicate',
 };
 
 /** Tables of the design: each has an entity in src/entities.ts. */
 const ENTITY_TABLES = [
   'bank_accounts',
+  'bank_line_history',
+  'bank_line_matches',
   'bank_lines',
   'bank_statements',
   'bookings',

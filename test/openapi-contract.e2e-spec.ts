@@ -506,6 +506,45 @@ describe('live responses match the committed OpenAPI document', () => {
     const line = `/bank-lines/${(lines.body as { lines: { id: string }[] }).lines[0].id}`;
     expect((await call('GET /bank-lines/{id}', http().get(line).set(as(tenant)))).status).toBe(200);
     expect((await call('GET /bank-lines/{id}', http().get(line).set(as(other)))).status).toBe(404);
+
+    // Matching by hand: a receipt of the first credit line's amount, matched, unmatched; a
+    // line ignored, then refused.
+    const all = await http().get(`${account}/lines?limit=500`).set(as(tenant));
+    const credits = (
+      all.body as {
+        lines: { id: string; direction: string; status: string; amount: { amount: number } }[];
+      }
+    ).lines.filter((l) => l.direction === 'CREDIT' && l.status !== 'MATCHED');
+    const [credit, spare] = credits;
+    const demand = await createDemand(t, tenant, { splits: [split(credit.amount.amount)] });
+    const paid = await http()
+      .post('/receipts')
+      .set(as(tenant))
+      .send(
+        receiptBody(demand.splits[0].id, {
+          amount: credit.amount.amount,
+          transactionRef: 'not on the statement',
+          receivedDate: '2025-11-01',
+        }),
+      );
+    expect(paid.status).toBe(201);
+    const receipt = (paid.body as { id: string }).id;
+    const act = (lineId: string, action: string, body: object) =>
+      http().post(`/bank-lines/${lineId}/${action}`).set(as(tenant)).send(body);
+    const match = 'POST /bank-lines/{id}/match';
+    expect((await call(match, act(credit.id, 'match', { receipts: [receipt] }))).status).toBe(200);
+    expect((await call(match, act(credit.id, 'match', { receipts: [receipt] }))).status).toBe(409);
+    expect((await call(match, act(spare.id, 'match', { receipts: [] }))).status).toBe(400);
+    const unmatch = 'POST /bank-lines/{id}/unmatch';
+    expect((await call(unmatch, act(credit.id, 'unmatch', { reason: 'wrong' }))).status).toBe(200);
+    expect((await call(unmatch, act(credit.id, 'unmatch', { reason: 'again' }))).status).toBe(409);
+    const ignore = 'POST /bank-lines/{id}/ignore';
+    expect((await call(ignore, act(spare.id, 'ignore', { reason: 'interest' }))).status).toBe(200);
+    expect((await call(ignore, act(spare.id, 'ignore', { reason: 'again' }))).status).toBe(409);
+    const rematch = 'POST /bank-accounts/{id}/rematch';
+    const rematchAs = (who: string) => http().post(`${account}/rematch`).set(as(who));
+    expect((await call(rematch, rematchAs(tenant))).status).toBe(200);
+    expect((await call(rematch, rematchAs(other))).status).toBe(404);
   });
 
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {

@@ -92,6 +92,8 @@ describe('POST /receipts/search', () => {
       statusReason: null,
       statusChangedOn: null,
       statusChangedBy: null,
+      realisedOn: null,
+      bankLine: null,
       demandSplitMeta: {
         id: top.demandSplit,
         demand: top.demand,

@@ -7,6 +7,8 @@ import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { BANK_ACCOUNT_EXISTS, BANK_ACCOUNT_NOT_FOUND, BANK_QUERY_INVALID } from './bank.errors';
+import { BankMatchingService } from './bank-matching.service';
+import { RematchView } from './dto/statement-import.view';
 import { BankService, LINES_LIMITS, LinesQuery } from './bank.service';
 import { BankAccountList, BankAccountView } from './dto/bank-account.view';
 import { BankLinePage, LINE_STATUSES } from './dto/bank-line.view';
@@ -15,7 +17,10 @@ import { CreateBankAccountRequest } from './dto/create-bank-account.request';
 @ApiTags('bank')
 @Controller('bank-accounts')
 export class BankAccountsController {
-  constructor(private readonly bank: BankService) {}
+  constructor(
+    private readonly bank: BankService,
+    private readonly matching: BankMatchingService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -99,5 +104,24 @@ export class BankAccountsController {
     @Query() query: LinesQuery,
   ): Promise<BankLinePage> {
     return this.bank.lines(tenant, id, query);
+  }
+
+  @Post(':id/rematch')
+  @HttpCode(200)
+  @Route({
+    summary: "Match the account's open lines again (every rule).",
+    description:
+      "Runs REFERENCE, GROUP and AMOUNT_DATE again over the account's UNMATCHED and SUGGESTED credit lines, against the tenant's ACTIVE receipts not yet realised (never CASH or TDS): after receipts were recorded or a line unmatched. A pair once unmatched by hand is never matched again; ties are suggested, never matched. Lines of an account in another currency than the tenant's are not matched. Another tenant's account is 404.",
+    scopes: ['bank:write'],
+    problems: [BANK_ACCOUNT_NOT_FOUND],
+    idempotent: true,
+  })
+  @ApiIdParam('Bank account id.')
+  @ApiOkResponse({ type: RematchView })
+  async rematch(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<RematchView> {
+    return { matched: await this.matching.rematch(tenant, id) };
   }
 }

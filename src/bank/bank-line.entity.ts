@@ -43,6 +43,9 @@ import { BankStatement } from './bank-statement.entity';
   `match_rule IN ('REFERENCE', 'GROUP', 'AMOUNT_DATE', 'MANUAL', 'RETURN')`,
 )
 @Index('bank_lines_look_alike_idx', ['tenantId', 'valueDate', 'referenceKey'])
+@Index('bank_lines_statement_idx', ['tenantId', 'statementId'])
+// (tenant_id, amount) WHERE status = 'UNMATCHED' AND direction = 'CREDIT': a partial index.
+@Index('bank_lines_open_idx', { synchronize: false })
 export class BankLine {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'bank_lines_tenant_id_fkey' })
@@ -120,6 +123,10 @@ export class BankLine {
 
   @Column({ type: 'text' })
   raw: string;
+
+  /** The current suggestions [{ receipts, rule, score, reasons }] (bank-matching.sql.ts). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  suggestions: unknown[];
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -77,3 +77,45 @@ export const BANK_QUERY_INVALID = defineProblem({
   detail: (problems: string) => `The query is not valid: ${problems}.`,
   example: ['dateFormat must be one of YYYY-MM-DD, DD/MM/YYYY, DD/MM/YY, DD-MMM-YYYY, DD MMM YYYY'],
 });
+
+/** A manual match whose receipts do not add up to the line (CONTRACT §11.2). */
+export const MATCH_AMOUNT_MISMATCH = defineProblem({
+  status: 422,
+  code: 'MATCH_AMOUNT_MISMATCH',
+  detail: (sum: string, line: string) =>
+    `The receipts add up to ${sum}, not to the line's amount ${line}.`,
+  example: ['149000.00', '150000.00'],
+});
+
+/** The receipt is already matched to another credit line (or this one). */
+export const RECEIPT_ALREADY_MATCHED = defineProblem({
+  status: 409,
+  code: 'RECEIPT_ALREADY_MATCHED',
+  detail: (receipt: string, line: string) =>
+    `Receipt ${receipt} is already matched to bank statement line ${line}; unmatch that line first.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', '8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a'],
+});
+
+/** A CASH or TDS receipt never reaches the bank; a receipt that is not ACTIVE is not matched. */
+export const RECEIPT_NOT_MATCHABLE = defineProblem({
+  status: 409,
+  code: 'RECEIPT_NOT_MATCHABLE',
+  detail: (receipt: string, why: string) => `Receipt ${receipt} cannot be matched: ${why}.`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', 'it is a CASH receipt'],
+});
+
+/** A debit (other than a cheque return), a MATCHED or IGNORED line, or another currency. */
+export const LINE_NOT_MATCHABLE = defineProblem({
+  status: 409,
+  code: 'LINE_NOT_MATCHABLE',
+  detail: (line: string, why: string) => `Bank statement line ${line} cannot be matched: ${why}.`,
+  example: ['8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a', 'it is MATCHED; unmatch it first'],
+});
+
+export const LINE_NOT_MATCHED = defineProblem({
+  status: 409,
+  code: 'LINE_NOT_MATCHED',
+  detail: (line: string, status: string) =>
+    `Bank statement line ${line} is ${status}, not MATCHED: there is nothing to unmatch.`,
+  example: ['8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a', 'UNMATCHED'],
+});

@@ -22,8 +22,11 @@ import {
   LINES_PAGE_SQL,
   linesPageParams,
   LinesPageRow,
+  LINES_BY_IDS_SQL,
+  linesByIdsParams,
   tenantParams,
 } from './bank.sql';
+import { LINE_HISTORY_SQL, LineHistoryRow, lineLockParams } from './bank-matching.sql';
 import { BankAccountList, BankAccountView } from './dto/bank-account.view';
 import {
   BankLineDetailView,
@@ -135,14 +138,35 @@ export class BankService {
       lineParams({ tenantId: tenant.tenantId, lineId }),
     );
     if (!row) throw BANK_LINE_NOT_FOUND.error(lineId);
+    const history = await this.txHost.tx.query<LineHistoryRow[]>(
+      LINE_HISTORY_SQL,
+      lineLockParams({ tenantId: tenant.tenantId, lineId }),
+    );
     return {
       ...lineView(row, row.currency, tenant),
       statement: row.statement_id,
       bankAccount: row.bank_account_id,
       fileLine: row.file_line,
       raw: row.raw,
-      history: [],
+      history: history.map((h) => ({
+        at: h.at.toISOString(),
+        actor: h.actor,
+        action: h.action,
+        rule: h.rule,
+        reason: h.reason,
+        receipts: h.receipts,
+      })),
     };
+  }
+
+  /** Some lines as the lines feed shows them (the data of bank-line events). */
+  async linesByIds(tenant: TenantContext, ids: string[]): Promise<BankLineView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.txHost.tx.query<(BankLineRow & { currency: string })[]>(
+      LINES_BY_IDS_SQL,
+      linesByIdsParams({ tenantId: tenant.tenantId, ids }),
+    );
+    return rows.map((r) => lineView(r, r.currency, tenant));
   }
 }
 
@@ -157,7 +181,7 @@ export function accountView(row: BankAccountRow): BankAccountView {
   };
 }
 
-function lineView(row: BankLineRow, currency: string, tenant: TenantContext): BankLineView {
+export function lineView(row: BankLineRow, currency: string, tenant: TenantContext): BankLineView {
   const money = (amount: string) => toMoney(amount, currency, tenant.locale);
   return {
     id: row.id,
@@ -173,8 +197,17 @@ function lineView(row: BankLineRow, currency: string, tenant: TenantContext): Ba
     balance: row.balance === null ? null : money(row.balance),
     status: row.status,
     possibleDuplicate: row.possible_duplicate,
-    // Matching (CONTRACT §11.2) fills these; until then every line is UNMATCHED.
-    matches: [],
-    suggestions: [],
+    matches: row.matches.map((m) => ({
+      receipt: m.receipt,
+      amount: toMoney(m.amount, currency, tenant.locale),
+      rule: m.rule,
+      score: Number(m.score),
+    })),
+    suggestions: row.suggestions.map((s) => ({
+      receipts: s.receipts,
+      rule: s.rule,
+      score: Number(s.score),
+      reasons: s.reasons,
+    })),
   };
 }

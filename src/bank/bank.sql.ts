@@ -223,7 +223,7 @@ export const FINISH_STATEMENT_SQL = `WITH account AS (
   UPDATE bank_statements SET
     layout = $3, line_count = $4, imported = $5, duplicates = $4::int - $5::int,
     possible_duplicates = $6, pending = $7, from_date = $8, to_date = $9, opening_balance = $10,
-    closing_balance = $11, balance_check = $12, first_mismatch_line = $13, matched_auto = 0,
+    closing_balance = $11, balance_check = $12, first_mismatch_line = $13, matched_auto = $18,
     matched_suggested = $14, matched_unmatched = $15
    WHERE tenant_id = $1 AND id = $2
   RETURNING ${STATEMENT_COLUMNS}
@@ -245,6 +245,7 @@ export const finishStatementParams = (p: {
   closingBalance: string | null;
   balanceCheck: 'OK' | 'MISMATCH';
   firstMismatchLine: number | null;
+  auto: number;
   suggested: number;
   unmatched: number;
   lastSequence: string;
@@ -266,11 +267,17 @@ export const finishStatementParams = (p: {
   p.unmatched,
   p.lastSequence,
   p.accountId,
+  p.auto,
 ];
 
 const LINE_COLUMNS = `l.id, l.sequence, l.value_date, l.booking_date, l.direction,
        l.amount::text AS amount, l.narration, l.reference, l.utr, l.cheque_number,
-       l.balance::text AS balance, l.status, l.possible_duplicate`;
+       l.balance::text AS balance, l.status, l.possible_duplicate, l.suggestions,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('receipt', m.receipt_id,
+                                 'amount', m.amount::text, 'rule', m.rule, 'score', m.score)
+                                 ORDER BY m.created_at, m.receipt_id), '[]'::jsonb)
+          FROM bank_line_matches m
+         WHERE m.tenant_id = l.tenant_id AND m.bank_line_id = l.id) AS matches`;
 
 export interface BankLineRow {
   id: string;
@@ -287,6 +294,10 @@ export interface BankLineRow {
   balance: string | null;
   status: 'UNMATCHED' | 'SUGGESTED' | 'MATCHED' | 'IGNORED';
   possible_duplicate: boolean;
+  /** As matching wrote them (bank-matching.sql.ts); score a JSON number. */
+  suggestions: { receipts: string[]; rule: string; score: number; reasons: string[] }[];
+  /** The receipts matched; amount as text, score a JSON number. */
+  matches: { receipt: string; amount: string; rule: string; score: number }[];
 }
 
 /**
@@ -334,4 +345,16 @@ export type LineDetailRow = BankLineRow & {
 export const lineParams = (p: { tenantId: string; lineId: string }): unknown[] => [
   p.tenantId,
   p.lineId,
+];
+
+/** Some lines of the tenant with their account's currency (events after a matching run). */
+export const LINES_BY_IDS_SQL = `SELECT ${LINE_COLUMNS}, a.currency
+  FROM bank_lines l
+  JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
+ WHERE l.tenant_id = $1 AND l.id = ANY($2::uuid[])
+ ORDER BY l.bank_account_id, l.sequence`;
+
+export const linesByIdsParams = (p: { tenantId: string; ids: string[] }): unknown[] => [
+  p.tenantId,
+  p.ids,
 ];

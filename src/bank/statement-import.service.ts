@@ -6,6 +6,7 @@ import { TenantContext } from '@/common/tenant-context';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { BankService } from './bank.service';
+import { BankMatchingService } from './bank-matching.service';
 import {
   FINISH_STATEMENT_SQL,
   finishStatementParams,
@@ -88,6 +89,7 @@ export class StatementImportService {
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
     private readonly bank: BankService,
+    private readonly matching: BankMatchingService,
   ) {}
 
   async import(
@@ -141,6 +143,20 @@ export class StatementImportService {
         throw unreadable('the file', `the balance ${balance} has more than 16 digits`);
       }
     }
+    // Matching (CONTRACT §11.2) over this import's new lines, in one set-based run; only
+    // accounts in the tenant's currency are matched (the others' lines stay UNMATCHED).
+    const counts =
+      account.currency === tenant.currency
+        ? await this.matching.run(tenant, 'statement', statementId, {
+            statuses: ['UNMATCHED'],
+            amountDate: true,
+            recordEvents: recordEvent,
+          })
+        : { auto: 0, suggested: 0, unmatched: written.credits };
+    // Debits returning a realised cheque are suggested (rule RETURN).
+    if (account.currency === tenant.currency) {
+      counts.suggested += await this.matching.returns(tenant, 'statement', statementId);
+    }
     const [row] = await em.query<StatementRow[]>(
       FINISH_STATEMENT_SQL,
       finishStatementParams({
@@ -157,9 +173,9 @@ export class StatementImportService {
         closingBalance: totals.closingBalance,
         balanceCheck: totals.firstMismatchLine === null ? 'OK' : 'MISMATCH',
         firstMismatchLine: totals.firstMismatchLine,
-        suggested: 0,
-        // Matching (CONTRACT §11.2) is not run yet: every new credit line is left UNMATCHED.
-        unmatched: written.credits,
+        auto: counts.auto,
+        suggested: counts.suggested,
+        unmatched: counts.unmatched,
         lastSequence: written.lastSequence,
       }),
     );

@@ -16,6 +16,7 @@ import { TdsAndInterest1765024000000 } from '../../migrations/1765024000000-TdsA
 import { ReceiptsLeftActive1765050000000 } from '../../migrations/1765050000000-ReceiptsLeftActive';
 import { Interest1765100000000 } from '../../migrations/1765100000000-Interest';
 import { BankStatements1765200000000 } from '../../migrations/1765200000000-BankStatements';
+import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMatching';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   ReceiptsLeftActive1765050000000,
   Interest1765100000000,
   BankStatements1765200000000,
+  BankMatching1765300000000,
 ];
 
 export function dataSourceOptions(

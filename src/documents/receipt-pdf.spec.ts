@@ -27,6 +27,8 @@ function receiptOf(overrides: Partial<ReceiptView> = {}): ReceiptView {
     statusReason: null,
     statusChangedOn: null,
     statusChangedBy: null,
+    realisedOn: null,
+    bankLine: null,
     demandSplitMeta: {} as ReceiptView['demandSplitMeta'],
     demandMeta: {
       buyerName: 'Ananya Iyer',

@@ -9,7 +9,7 @@ import type { ExportRow } from './receipt-export.sql';
 /**
  * The documented columns, then why a receipt left ACTIVE (statusReason, statusChangedOn,
  * statusChangedBy, which every receipt view carries), appended last so that readers by position
- * of the earlier columns are unaffected.
+ * of the earlier columns are unaffected; then realisedOn (CONTRACT §11.2).
  */
 export const EXPORT_COLUMNS = [
   'receiptNumber',
@@ -36,6 +36,7 @@ export const EXPORT_COLUMNS = [
   'statusReason',
   'statusChangedOn',
   'statusChangedBy',
+  'realisedOn',
 ] as const;
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
@@ -44,6 +45,7 @@ export const DATE_COLUMNS: ReadonlySet<ExportColumn> = new Set([
   'receivedDate',
   'dueDate',
   'statusChangedOn',
+  'realisedOn',
 ]);
 
 export type ExportRecord = Record<ExportColumn, string | null>;
@@ -84,5 +86,6 @@ export function toExportRecord(row: ExportRow, tenant: TenantContext): ExportRec
     statusReason: text(row.status_reason),
     statusChangedOn: row.status_changed_on,
     statusChangedBy: text(row.status_changed_by),
+    realisedOn: row.realised_on,
   };
 }

@@ -79,19 +79,25 @@ export class PaymentsService {
         ? await this.oldestDueFirst(tenant, bookingId, body.payerId, amount)
         : await this.asListed(tenant, bookingId, body.payerId, amount, body.allocation);
 
-    const receipts: ReceiptView[] = [];
+    const recorded: ReceiptView[] = [];
     for (const part of parts) {
-      receipts.push(
-        await this.receiptWrites.record(tenant, {
-          demandSplit: part.splitId,
-          // At most 15 significant digits with 2 decimals: the number prints back exactly.
-          amount: part.amount.toNumber(),
-          paymentMode: body.paymentMode,
-          transactionRef: body.transactionRef,
-          receivedDate: body.receivedDate,
-        }),
+      recorded.push(
+        await this.receiptWrites.record(
+          tenant,
+          {
+            demandSplit: part.splitId,
+            // At most 15 significant digits with 2 decimals: the number prints back exactly.
+            amount: part.amount.toNumber(),
+            paymentMode: body.paymentMode,
+            transactionRef: body.transactionRef,
+            receivedDate: body.receivedDate,
+          },
+          { runHooks: false },
+        ),
       );
     }
+    // Once over the whole payment: one bank credit may pay all its receipts (rule GROUP).
+    const receipts = await this.receiptWrites.afterRecorded(tenant, recorded);
     return { amount: toMoney(amount, tenant.currency, tenant.locale), receipts };
   }
 

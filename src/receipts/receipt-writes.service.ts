@@ -43,7 +43,9 @@ import {
   RECEIPT_NOT_ACTIVE,
   RECEIPT_NOT_BOUNCEABLE,
   RECEIPT_NOT_FOUND,
+  RECEIPT_REALISED,
 } from './receipts.errors';
+import { ReceiptHooks } from './receipt-hooks';
 import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
 
@@ -79,9 +81,18 @@ export class ReceiptWritesService {
     private readonly receipts: ReceiptsService,
     private readonly demands: DemandsService,
     private readonly outbox: OutboxService,
+    private readonly hooks: ReceiptHooks,
   ) {}
 
-  async record(tenant: TenantContext, body: RecordReceiptRequest): Promise<ReceiptView> {
+  /**
+   * Records one receipt. `runHooks: false` leaves the recorded-receipts hooks (receipt-hooks.ts)
+   * to the caller, which runs them once over several receipts (a payment: one transfer).
+   */
+  async record(
+    tenant: TenantContext,
+    body: RecordReceiptRequest,
+    { runHooks = true } = {},
+  ): Promise<ReceiptView> {
     const amount = decimalFromJson(body.amount);
     if (amount.lte(0)) {
       throw RECEIPT_AMOUNT_NOT_POSITIVE.errorWith(
@@ -121,7 +132,28 @@ export class ReceiptWritesService {
     );
     const receipt = toReceiptView(row, tenant);
     this.outbox.record('receipt.recorded', receipt);
-    return receipt;
+    return runHooks ? (await this.afterRecorded(tenant, [receipt]))[0] : receipt;
+  }
+
+  /**
+   * Runs the recorded-receipts hooks over receipts this transaction recorded (bank matching may
+   * realise them), and answers their views as they are now.
+   */
+  async afterRecorded(tenant: TenantContext, receipts: ReceiptView[]): Promise<ReceiptView[]> {
+    const changed = await this.hooks.afterRecorded(
+      tenant,
+      receipts.map((r) => ({
+        id: r.id,
+        amount: new Decimal(r.amount.amount).toFixed(2),
+        paymentMode: r.paymentMode,
+        transactionRef: r.transactionRef,
+      })),
+    );
+    if (changed.size === 0) return receipts;
+    const fresh = new Map(
+      (await this.receipts.loadByIds(tenant, [...changed])).map((r) => [r.id, r]),
+    );
+    return receipts.map((r) => fresh.get(r.id) ?? r);
   }
 
   async cancel(
@@ -132,6 +164,8 @@ export class ReceiptWritesService {
     const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
     await this.leaveActive(tenant, id, { lockBooking: false }, (receipt) => {
       assertActive(receipt);
+      // Read under the receipt's lock, which matching also takes: never cancelled once realised.
+      if (receipt.bank_line_id !== null) throw RECEIPT_REALISED.error(id, receipt.bank_line_id);
       return { status: 'CANCELLED', reason: body.reason, on: today };
     });
     const receipt = await this.load(tenant, id);
@@ -155,6 +189,8 @@ export class ReceiptWritesService {
     // Raising the charges demand takes the booking (FOR SHARE, like any new demand): take it
     // first, as cancelling a booking does, so the two never lock in opposite orders.
     const lockBooking = charges !== null;
+    const bankLine = body.bankLine ?? null;
+    if (bankLine !== null) await this.hooks.returnHook().lockReturnLine(tenant, id, bankLine);
     const receipt = await this.leaveActive(tenant, id, { lockBooking }, (found) => {
       if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
         throw RECEIPT_NOT_BOUNCEABLE.error(id, found.payment_mode);
@@ -171,6 +207,7 @@ export class ReceiptWritesService {
       }
       return { status: 'BOUNCED', reason: body.reason, on: bouncedOn };
     });
+    if (bankLine !== null) await this.hooks.returnHook().matchReturnLine(tenant, id, bankLine);
     const view = await this.load(tenant, id);
     this.outbox.record('receipt.bounced', view);
     const chargesDemand =

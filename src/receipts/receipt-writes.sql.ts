@@ -152,10 +152,12 @@ export interface ReceiptRefRow {
   payment_mode: string;
   receipt_number: string;
   received_date: string;
+  /** The bank line that realised it (CONTRACT §11.2), or null. */
+  bank_line_id: string | null;
 }
 
 const RECEIPT_REF_COLUMNS = `id, demand_split_id, booking_id, amount::text AS amount, status,
-       payment_mode, receipt_number, received_date::text AS received_date`;
+       payment_mode, receipt_number, received_date::text AS received_date, bank_line_id`;
 
 /** A receipt, unlocked: where to start the lock order. Params: receiptRefParams. */
 export const RECEIPT_REF_SQL = `SELECT ${RECEIPT_REF_COLUMNS}

@@ -57,6 +57,10 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 // (tenant_id, status_changed_on) INCLUDE (demand_split_id, amount, received_date) WHERE status
 // <> 'ACTIVE': INCLUDE columns (the ageing report's receipts that left ACTIVE after asOf).
 @Index('receipts_left_active_idx', { synchronize: false })
+// (tenant_id, bank_reference_key(transaction_ref)) WHERE open: an expression and a predicate.
+@Index('receipts_bank_ref_idx', { synchronize: false })
+// (tenant_id, amount, received_date) WHERE open (ACTIVE, not realised): a partial-index predicate.
+@Index('receipts_unrealised_amount_idx', { synchronize: false })
 export class Receipt {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'receipts_tenant_id_fkey' })
@@ -122,4 +126,12 @@ export class Receipt {
   /** The tenant's receipt write version that inserted it (search/exact-counts.ts); bigint as text. */
   @Column({ name: 'inserted_version', type: 'bigint' })
   insertedVersion: string;
+
+  /** The value date of the bank line matched to it (CONTRACT §11.2); null until realised. */
+  @Column({ name: 'realised_on', type: 'date', nullable: true })
+  realisedOn: string | null;
+
+  /** That bank line (no foreign key: receipts sit below bank in the layers). */
+  @Column({ name: 'bank_line_id', type: 'uuid', nullable: true })
+  bankLineId: string | null;
 }

@@ -32,6 +32,9 @@ import {
   RECEIPT_NOT_ACTIVE,
   RECEIPT_NOT_BOUNCEABLE,
   RECEIPT_NOT_FOUND,
+  RECEIPT_REALISED,
+  RETURN_LINE_NOT_FOUND,
+  RETURN_LINE_NOT_MATCHABLE,
   SUMMARY_GROUP_BY_INVALID,
 } from './receipts.errors';
 import { ReceiptWritesService } from './receipt-writes.service';
@@ -155,9 +158,10 @@ export class ReceiptsController {
       "statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its " +
       "amount is taken off the split's paidAmount and the demand's receivedAmount and their " +
       "statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, " +
-      'is 409.',
+      'is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch ' +
+      'the line first.',
     scopes: ['receipts:write'],
-    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE],
+    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE, RECEIPT_REALISED],
     idempotent: true,
   })
   @ApiIdParam('Receipt id.')
@@ -182,7 +186,8 @@ export class ReceiptsController {
       'the same transaction on the same booking (one split to the same payer, due bouncedOn, ' +
       'numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by ' +
       "CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's " +
-      'receipt is 404. A failed bounce changes nothing.',
+      'receipt is 404. With bankLine (the debit statement line that returned it), that line ' +
+      'becomes MATCHED to the receipt with rule RETURN. A failed bounce changes nothing.',
     scopes: ['receipts:write'],
     problems: [
       RECEIPT_NOT_FOUND,
@@ -190,6 +195,8 @@ export class ReceiptsController {
       RECEIPT_NOT_ACTIVE,
       NUMBERING_EXHAUSTED,
       BOUNCE_BEFORE_RECEIPT,
+      RETURN_LINE_NOT_FOUND,
+      RETURN_LINE_NOT_MATCHABLE,
     ],
     idempotent: true,
   })

@@ -66,3 +66,29 @@ export const SUMMARY_GROUP_BY_INVALID = defineProblem({
   detail: () => `groupBy must be one of ${SUMMARY_GROUPS.join(', ')}.`,
   example: [],
 });
+
+/** A receipt matched to a bank statement line (realised) is unmatched before it is cancelled. */
+export const RECEIPT_REALISED = defineProblem({
+  status: 409,
+  code: 'RECEIPT_REALISED',
+  detail: (id: string, line: string) =>
+    `Receipt ${id} is realised (matched to bank statement line ${line}); unmatch the line first (POST /bank-lines/{id}/unmatch).`,
+  example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', '8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a'],
+});
+
+/** The bounce's bankLine is not a statement line of this tenant. */
+export const RETURN_LINE_NOT_FOUND = defineProblem({
+  status: 404,
+  code: 'RETURN_LINE_NOT_FOUND',
+  detail: (line: string) => `Bank statement line ${line} was not found.`,
+  example: ['8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a'],
+});
+
+/** The bounce's bankLine cannot be the return of this receipt (says why). */
+export const RETURN_LINE_NOT_MATCHABLE = defineProblem({
+  status: 409,
+  code: 'RETURN_LINE_NOT_MATCHABLE',
+  detail: (line: string, why: string) =>
+    `Bank statement line ${line} cannot be matched as this receipt's return: ${why}.`,
+  example: ['8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a', 'it is a CREDIT'],
+});

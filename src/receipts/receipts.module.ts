@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DemandsModule } from '@/demands/demands.module';
+import { ReceiptHooks } from './receipt-hooks';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsController } from './receipts.controller';
 import { ReceiptsService } from './receipts.service';
@@ -7,7 +8,7 @@ import { ReceiptsService } from './receipts.service';
 @Module({
   imports: [DemandsModule],
   controllers: [ReceiptsController],
-  providers: [ReceiptsService, ReceiptWritesService],
-  exports: [ReceiptsService, ReceiptWritesService],
+  providers: [ReceiptsService, ReceiptWritesService, ReceiptHooks],
+  exports: [ReceiptsService, ReceiptWritesService, ReceiptHooks],
 })
 export class ReceiptsModule {}

@@ -21,6 +21,8 @@ export interface ReceiptRow {
   status_reason: string | null;
   status_changed_on: string | null;
   status_changed_by: string | null;
+  realised_on: string | null;
+  bank_line_id: string | null;
   s_payer_type: string;
   s_payer_id: string;
   s_number: string;
@@ -46,6 +48,7 @@ export const RECEIPT_ROW_COLUMNS = `
          r.amount::text AS amount, r.payment_mode, r.transaction_ref,
          r.received_date::text AS received_date, r.status, r.status_reason,
          r.status_changed_on::text AS status_changed_on, r.status_changed_by,
+         r.realised_on::text AS realised_on, r.bank_line_id,
          s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
          s.amount::text AS s_amount, s.paid_amount::text AS s_paid_amount, s.status AS s_status,
          d.booking_id AS d_booking_id, d.unit_id AS d_unit_id, d.milestone_id AS d_milestone_id,

@@ -123,7 +123,8 @@ export class BankLineView {
   balance: MoneyView | null;
 
   @ApiProperty({
-    description: 'UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.',
+    description:
+      'UNMATCHED (nothing found), SUGGESTED (candidates in suggestions), MATCHED (matches) or IGNORED.',
     enum: LINE_STATUSES,
     example: 'UNMATCHED',
   })
@@ -170,8 +171,7 @@ export class BankLineHistoryView {
   })
   action: string;
   @ApiProperty({
-    description: 'The rule of a match.',
-    enum: MATCH_RULES,
+    description: `The rule of the match (${MATCH_RULES.join(', ')}) a MATCHED or UNMATCHED entry concerns; null for IGNORED.`,
     nullable: true,
     type: String,
     example: 'MANUAL',
@@ -224,7 +224,7 @@ export class BankLineDetailView extends BankLineView {
 
   @ApiProperty({
     type: [BankLineHistoryView],
-    description: 'Every match, unmatch and ignore, oldest first (none before matching).',
+    description: 'Every match, unmatch and ignore, oldest first.',
   })
   history: BankLineHistoryView[];
 }

@@ -122,3 +122,13 @@ export class StatementImportView {
   })
   matched: MatchedCountsView;
 }
+
+/** POST /bank-accounts/{id}/rematch: what matching again did to the account's open lines. */
+export class RematchView {
+  @ApiProperty({
+    type: MatchedCountsView,
+    description:
+      'Of the UNMATCHED and SUGGESTED credit lines taken: now MATCHED (auto), SUGGESTED, and left UNMATCHED.',
+  })
+  matched: MatchedCountsView;
+}

@@ -19,6 +19,11 @@ export const EVENT_TYPES = [
   'interest-policy.updated',
   'bank-account.created',
   'bank-statement.imported',
+  'bank-line.matched',
+  'bank-line.unmatched',
+  'bank-line.ignored',
+  'receipt.realised',
+  'receipt.unrealised',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -129,6 +129,16 @@ export class BounceReceiptRequest {
   @IsOptional()
   @IsMoneyAmount({ requirePositive: true })
   charges?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'The bank statement line (a DEBIT of the same amount) that returned the cheque: it becomes MATCHED to the receipt with rule RETURN in the same transaction. Not found: 404 RETURN_LINE_NOT_FOUND; a credit, a line MATCHED or IGNORED, another amount, or a receipt already matched to a return: 409 RETURN_LINE_NOT_MATCHABLE.',
+    format: 'uuid',
+    example: '8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a',
+  })
+  @IsOptional()
+  @IsUUID()
+  bankLine?: string;
 }
 
 /** The documented examples of POST /receipts. */

@@ -92,6 +92,23 @@ export class ReceiptView {
     example: null,
   })
   statusChangedBy: string | null;
+  @ApiProperty({
+    description:
+      'The value date of the bank statement line matched to it (realised: the money is in the bank); null until matched, and again after an unmatch.',
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    example: null,
+  })
+  realisedOn: string | null;
+  @ApiProperty({
+    description: 'That bank statement line (GET /bank-lines/{id}); null until matched.',
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    example: null,
+  })
+  bankLine: string | null;
   @ApiProperty({ description: 'Summary of the split paid.', type: DemandSplitMetaView })
   demandSplitMeta: DemandSplitMetaView;
   @ApiProperty({ description: 'Summary of its demand.', type: DemandMetaView })
@@ -130,6 +147,8 @@ export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptVi
     statusReason: row.status_reason,
     statusChangedOn: row.status_changed_on,
     statusChangedBy: row.status_changed_by,
+    realisedOn: row.realised_on,
+    bankLine: row.bank_line_id,
     demandSplitMeta: toDemandSplitMetaView(
       {
         id: row.demand_split_id,

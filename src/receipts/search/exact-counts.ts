@@ -48,6 +48,8 @@ export type ReceiptWriteChanges = CountDependencies;
  */
 export const MUTABLE_SEARCH_COLUMNS: Readonly<Record<string, keyof CountDependencies>> = {
   'receipt.status': 'receiptStatus',
+  // Matching and unmatching a bank line bump the receipt status version (bank-matching.sql.ts).
+  'receipt.realised_on': 'receiptStatus',
   'split.status': 'demandStatus',
   'demand.status': 'demandStatus',
 };

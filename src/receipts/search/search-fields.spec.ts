@@ -69,8 +69,9 @@ describe('search field catalogue', () => {
     expect(findSearchField('constructor')).toBeUndefined();
   });
 
-  it('marks only milestone as nullable', () => {
+  it('marks only realisedOn and milestone as nullable', () => {
     expect(SEARCH_FIELDS.filter((f) => f.nullable).map((f) => f.name)).toEqual([
+      'realisedOn',
       'demandMeta.milestone',
     ]);
   });
