@@ -17,6 +17,7 @@ import { ReceiptsLeftActive1765050000000 } from '../../migrations/1765050000000-
 import { Interest1765100000000 } from '../../migrations/1765100000000-Interest';
 import { BankStatements1765200000000 } from '../../migrations/1765200000000-BankStatements';
 import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMatching';
+import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-AnalyzeGrant';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   Interest1765100000000,
   BankStatements1765200000000,
   BankMatching1765300000000,
+  AnalyzeGrant1765400000000,
 ];
 
 export function dataSourceOptions(

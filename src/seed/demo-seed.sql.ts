@@ -170,3 +170,11 @@ export const insertCountersParams = (p: {
   p.counters.map((x) => x.counterKey),
   p.counters.map((x) => x.nextValue.toString()),
 ];
+
+/**
+ * Statistics for the rows the seed has just written, before the demo statement is imported and
+ * matched in the same transaction (ANALYZE counts the transaction's own rows): without them the
+ * planner takes the tables as empty and matching scans instead of probing indexes. Needs the
+ * MAINTAIN privilege (migration AnalyzeGrant); without it PostgreSQL skips with a warning.
+ */
+export const ANALYZE_SEEDED_SQL = `ANALYZE bookings, demands, demand_splits, receipts`;

@@ -18,6 +18,7 @@ import { seedDemoStatement } from './demo-statement';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
   ADVANCE_SEARCH_VERSION_SQL,
+  ANALYZE_SEEDED_SQL,
   advanceSearchVersionParams,
   DEMO_CHUNK_SQL,
   demoChunkParams,
@@ -100,6 +101,7 @@ export async function seedDemoTenants(
         counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
           progress?.(spec.key, receipts),
         );
+        await em.query(ANALYZE_SEEDED_SQL);
         await seedDemoBank(app, tenant);
       }
       if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
