@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a receipt.
-         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch the line first. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 409 RECEIPT_REALISED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_cancel"];
         delete?: never;
@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a cheque or demand draft bounced.
-         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. A failed bounce changes nothing. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. With bankLine (the debit statement line that returned it), that line becomes MATCHED to the receipt with rule RETURN. A failed bounce changes nothing. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 404 RETURN_LINE_NOT_FOUND, 409 RETURN_LINE_NOT_MATCHABLE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_bounce"];
         delete?: never;
@@ -479,7 +479,7 @@ export interface paths {
         put?: never;
         /**
          * Export every receipt a search finds, as CSV or XLSX.
-         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy (the last three say why a receipt left ACTIVE). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
+         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot through a database cursor, so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy, realisedOn (statusReason, statusChangedOn and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
          */
         post: operations["ReceiptExportController_export"];
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -788,6 +788,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bank-accounts/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match the account's open lines again (every rule).
+         * @description Runs REFERENCE, GROUP and AMOUNT_DATE again over the account's UNMATCHED and SUGGESTED credit lines, against the tenant's ACTIVE receipts not yet realised (never CASH or TDS): after receipts were recorded or a line unmatched. A pair once unmatched by hand is never matched again; ties are suggested, never matched. Lines of an account in another currency than the tenant's are not matched. Another tenant's account is 404. Errors: 404 BANK_ACCOUNT_NOT_FOUND, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BankAccountsController_rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bank-accounts/{id}/statements": {
         parameters: {
             query?: never;
@@ -817,11 +837,71 @@ export interface paths {
         };
         /**
          * One statement line, with where it came from and its history.
-         * @description The line as GET /bank-accounts/{id}/lines shows it, plus its import (statement), account, 1-based line in the file, the raw text the file held for it, and its history of matches, unmatches and ignores. Another tenant's line is 404. Errors: 404 BANK_LINE_NOT_FOUND.
+         * @description The line as GET /bank-accounts/{id}/lines shows it, plus its import (statement), account, 1-based line in the file, the raw text the file held for it, and its history of matches, unmatches and ignores (actor, rule, time, reason, receipts), oldest first. Another tenant's line is 404. Errors: 404 BANK_LINE_NOT_FOUND.
          */
         get: operations["BankLinesController_findOne"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-lines/{id}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a credit line to receipts by hand (rule MANUAL).
+         * @description The receipts' amounts must add up to the line's. Each receipt becomes realised (realisedOn = the line's value date, bankLine = the line) and the line MATCHED; events bank-line.matched and receipt.realised. A debit line, or one MATCHED or IGNORED, is 409 LINE_NOT_MATCHABLE; a CASH, TDS or non-ACTIVE receipt 409 RECEIPT_NOT_MATCHABLE; a receipt matched to a line already 409 RECEIPT_ALREADY_MATCHED. Another tenant's line or receipt is 404. Errors: 404 BANK_LINE_NOT_FOUND, 404 RECEIPT_NOT_FOUND, 409 LINE_NOT_MATCHABLE, 409 RECEIPT_NOT_MATCHABLE, 409 RECEIPT_ALREADY_MATCHED, 422 MATCH_AMOUNT_MISMATCH, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BankLinesController_match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-lines/{id}/unmatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the match of a line.
+         * @description The line becomes UNMATCHED and its receipts are no longer realised (realisedOn and bankLine null); the pairs are kept in the history and never matched automatically again. Events bank-line.unmatched and receipt.unrealised. A line that is not MATCHED is 409 LINE_NOT_MATCHED. Errors: 404 BANK_LINE_NOT_FOUND, 409 LINE_NOT_MATCHED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BankLinesController_unmatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-lines/{id}/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a line aside (bank interest, charges): IGNORED, never matched.
+         * @description The reason is kept in the history; event bank-line.ignored. A MATCHED line (unmatch it first) or one already IGNORED is 409 LINE_NOT_MATCHABLE. Errors: 404 BANK_LINE_NOT_FOUND, 409 LINE_NOT_MATCHABLE, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BankLinesController_ignore"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1766,6 +1846,18 @@ export interface components {
              * @example null
              */
             statusChangedBy: string | null;
+            /**
+             * Format: date
+             * @description The value date of the bank statement line matched to it (realised: the money is in the bank); null until matched, and again after an unmatch.
+             * @example null
+             */
+            realisedOn: string | null;
+            /**
+             * Format: uuid
+             * @description That bank statement line (GET /bank-lines/{id}); null until matched.
+             * @example null
+             */
+            bankLine: string | null;
             /** @description Summary of the split paid. */
             demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
             /** @description Summary of its demand. */
@@ -1886,6 +1978,12 @@ export interface components {
              * @example 500
              */
             charges?: number;
+            /**
+             * Format: uuid
+             * @description The bank statement line (a DEBIT of the same amount) that returned the cheque: it becomes MATCHED to the receipt with rule RETURN in the same transaction. Not found: 404 RETURN_LINE_NOT_FOUND; a credit, a line MATCHED or IGNORED, another amount, or a receipt already matched to a return: 409 RETURN_LINE_NOT_MATCHABLE.
+             * @example 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a
+             */
+            bankLine?: string;
         };
         BouncedReceiptView: {
             /**
@@ -1964,6 +2062,18 @@ export interface components {
              * @example null
              */
             statusChangedBy: string | null;
+            /**
+             * Format: date
+             * @description The value date of the bank statement line matched to it (realised: the money is in the bank); null until matched, and again after an unmatch.
+             * @example null
+             */
+            realisedOn: string | null;
+            /**
+             * Format: uuid
+             * @description That bank statement line (GET /bank-lines/{id}); null until matched.
+             * @example null
+             */
+            bankLine: string | null;
             /** @description Summary of the split paid. */
             demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
             /** @description Summary of its demand. */
@@ -2170,7 +2280,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -2209,14 +2319,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2243,7 +2353,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2335,7 +2445,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2413,14 +2523,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2454,7 +2564,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -2985,7 +3095,7 @@ export interface components {
             /** @description The running balance the file printed after this line (CSV), else null. */
             balance: components["schemas"]["MoneyView"] | null;
             /**
-             * @description UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.
+             * @description UNMATCHED (nothing found), SUGGESTED (candidates in suggestions), MATCHED (matches) or IGNORED.
              * @example UNMATCHED
              * @enum {string}
              */
@@ -3025,6 +3135,10 @@ export interface components {
              * @example 118
              */
             unmatched: number;
+        };
+        RematchView: {
+            /** @description Of the UNMATCHED and SUGGESTED credit lines taken: now MATCHED (auto), SUGGESTED, and left UNMATCHED. */
+            matched: components["schemas"]["MatchedCountsView"];
         };
         StatementImportView: {
             /**
@@ -3119,11 +3233,10 @@ export interface components {
              */
             action: "MATCHED" | "UNMATCHED" | "IGNORED";
             /**
-             * @description The rule of a match.
+             * @description The rule of the match (REFERENCE, GROUP, AMOUNT_DATE, MANUAL, RETURN) a MATCHED or UNMATCHED entry concerns; null for IGNORED.
              * @example MANUAL
-             * @enum {string|null}
              */
-            rule: "REFERENCE" | "GROUP" | "AMOUNT_DATE" | "MANUAL" | "RETURN" | null;
+            rule: string | null;
             /**
              * @description Why (unmatch, ignore).
              * @example null
@@ -3192,7 +3305,7 @@ export interface components {
             /** @description The running balance the file printed after this line (CSV), else null. */
             balance: components["schemas"]["MoneyView"] | null;
             /**
-             * @description UNMATCHED (every line on import, until matching), SUGGESTED, MATCHED or IGNORED.
+             * @description UNMATCHED (nothing found), SUGGESTED (candidates in suggestions), MATCHED (matches) or IGNORED.
              * @example UNMATCHED
              * @enum {string}
              */
@@ -3228,8 +3341,24 @@ export interface components {
              * @example 14/10/26,NEFT CR-SBIN0001234-RAJESH KUMAR,0000512345678901,14/10/26,,"1,50,000.00","12,34,567.89"
              */
             raw: string;
-            /** @description Every match, unmatch and ignore, oldest first (none before matching). */
+            /** @description Every match, unmatch and ignore, oldest first. */
             history: components["schemas"]["BankLineHistoryView"][];
+        };
+        MatchBankLineRequest: {
+            /**
+             * @description The receipts the line accounts for (1 to 100, distinct): their amounts must add up to the line's.
+             * @example [
+             *       "e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b"
+             *     ]
+             */
+            receipts: string[];
+        };
+        BankLineReasonRequest: {
+            /**
+             * @description Why (kept in the line's history); 1 to 500 characters.
+             * @example Bank interest for the quarter
+             */
+            reason: string;
         };
         StatementBookingView: {
             /**
@@ -6497,23 +6626,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE, RECEIPT_REALISED. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-not-active",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b is CANCELLED; only an ACTIVE receipt can be cancelled or bounce.",
-                     *       "instance": "/receipts/{id}/cancel",
-                     *       "code": "RECEIPT_NOT_ACTIVE",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -6721,27 +6839,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND. */
+            /** @description Not found (also for ids that belong to another tenant). Codes: RECEIPT_NOT_FOUND, RETURN_LINE_NOT_FOUND. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/receipt-not-found",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Receipt e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b was not found.",
-                     *       "instance": "/receipts/{id}/bounce",
-                     *       "code": "RECEIPT_NOT_FOUND",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED, RETURN_LINE_NOT_MATCHABLE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8044,7 +8151,7 @@ export interface operations {
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -11068,6 +11175,185 @@ export interface operations {
             };
         };
     };
+    BankAccountsController_rematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Bank account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_ACCOUNT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank account 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "BANK_ACCOUNT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts/{id}/rematch",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     BankStatementsController_import: {
         parameters: {
             query?: {
@@ -11425,6 +11711,705 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bank-lines/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankLinesController_match: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Line id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchBankLineRequest"];
+            };
+        };
+        responses: {
+            /** @description The line, now MATCHED. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineDetailView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_LINE_NOT_FOUND, RECEIPT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: LINE_NOT_MATCHABLE, RECEIPT_NOT_MATCHABLE, RECEIPT_ALREADY_MATCHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: MATCH_AMOUNT_MISMATCH, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-lines/{id}/match",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankLinesController_unmatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Line id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankLineReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The line, now UNMATCHED. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineDetailView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_LINE_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-line-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank statement line 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a was not found.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "BANK_LINE_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: LINE_NOT_MATCHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/line-not-matched",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Bank statement line 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a is UNMATCHED, not MATCHED: there is nothing to unmatch.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "LINE_NOT_MATCHED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-lines/{id}/unmatch",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BankLinesController_ignore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Line id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankLineReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The line, now IGNORED. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineDetailView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_LINE_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-line-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank statement line 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a was not found.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "BANK_LINE_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: LINE_NOT_MATCHABLE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/line-not-matchable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Bank statement line 8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a cannot be matched: it is MATCHED; unmatch it first.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "LINE_NOT_MATCHABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-lines/{id}/ignore",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-lines/{id}/ignore",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
