@@ -103,6 +103,11 @@ describe('read replicas', () => {
 
   it('gives every write a consistency token, and a read that sends it back sees the write', async () => {
     const replicaBefore = await metric('db_reads_total', 'route="replica"');
+    // Reads the primary served because the standby was unusable or failed (not for the token).
+    const fellBack = async () =>
+      (await metric('db_reads_total', 'route="primary:no-usable-replica"')) +
+      (await metric('db_reads_total', 'route="primary:replica-failed"'));
+    const fellBackBefore = await fellBack();
     let count = total(await search());
     for (let i = 0; i < 20; i++) {
       const { id, token } = await record();
@@ -115,10 +120,12 @@ describe('read replicas', () => {
       count += 1;
       expect(total(await search(token))).toBe(count);
     }
-    // Served by the standby (none of these fell back), which is what makes the test mean anything.
-    expect(await metric('db_reads_total', 'route="replica"')).toBeGreaterThanOrEqual(
-      replicaBefore + 40,
-    );
+    // Served by the standby, which is what makes the test mean anything. Under the full suite's
+    // load a health probe may briefly find the standby unusable, and a read then goes to the
+    // primary for that reason (as it should); never because the token was not replayed.
+    const served = (await metric('db_reads_total', 'route="replica"')) - replicaBefore;
+    expect(served + (await fellBack()) - fellBackBefore).toBeGreaterThanOrEqual(40);
+    expect(served).toBeGreaterThanOrEqual(36);
     expect(await metric('db_reads_total', 'route="primary:token-not-replayed"')).toBe(0);
   });
 
