@@ -17,7 +17,10 @@ import { as } from './support/tokens';
 
 const DATABASE = 'finance_replicas';
 const MAX_LAG_MS = 1500;
-const WAIT_MS = 300;
+// Long enough for the standby to replay a token while every suite runs at once on 2 cores (a
+// deadline, not a timing: a read waits only until its token is replayed); at 300 ms, a read
+// under that load sometimes went to the primary, correctly, and failed the first test.
+const WAIT_MS = 2000;
 
 describe('read replicas', () => {
   let primary: PgCluster;
