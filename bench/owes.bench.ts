@@ -49,6 +49,7 @@ import { BOOKING_BY_ID_SQL, bookingByIdParams } from '@/bookings/bookings.sql';
 import { STATEMENT_SQL, statementParams } from '@/statements/statements.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { QueryFn } from '@/receipts/search/exact-counts';
+import { LOCK_OPEN_LINES_OF_AMOUNTS_SQL, openLinesOfAmountsParams } from '@/bank/bank-matching.sql';
 import { BenchEnvironment, runBench, startBenchEnvironment } from './bench-support';
 import { FloorDb, poolDb, recordReceipt } from './floor-server';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -81,6 +82,28 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * One timed service call and one timed SQL-alone call, alternating which goes first, so drift
+ * hits both sides alike. `before` (untimed) runs ahead of each call, e.g. a write.
+ */
+async function alternate(
+  figure: Figure,
+  service: () => Promise<unknown>,
+  alone: () => Promise<unknown>,
+  i: number,
+  before?: () => Promise<unknown>,
+): Promise<void> {
+  const pair: [number[], () => Promise<unknown>][] = [
+    [figure.serviceMs, service],
+    [figure.sqlMs, alone],
+  ];
+  if (i % 2 === 1) pair.reverse();
+  for (const [times, fn] of pair) {
+    if (before) await before();
+    times.push(await timed(fn));
+  }
 }
 
 /** The tenant as the service's request context has it (the bench token's subject is the actor). */
@@ -303,17 +326,7 @@ async function ageing(
     sqlMs: [],
     target: 0.9,
   };
-  for (let i = 0; i < runs; i++) {
-    const pair: [number[], () => Promise<unknown>][] = [
-      [figure.serviceMs, serviceTimed],
-      [figure.sqlMs, alone],
-    ];
-    if (i % 2 === 1) pair.reverse();
-    for (const [times, fn] of pair) {
-      await write();
-      times.push(await timed(fn));
-    }
-  }
+  for (let i = 0; i < runs; i++) await alternate(figure, serviceTimed, alone, i, write);
 
   const app = new Client({ connectionString: owes.appUrl });
   await app.connect();
@@ -439,6 +452,18 @@ async function payment(
             }),
           );
         }
+        // The bank hook (receipts/receipt-hooks.ts): the tenant's unmatched credit lines of
+        // these amounts or their total, which the new receipts could pay.
+        const amounts = parts.map((p) => p.amount.toFixed(2));
+        const total = parts.reduce((sum, p) => sum.plus(p.amount), new Decimal(0)).toFixed(2);
+        await q(
+          LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+          openLinesOfAmountsParams({
+            tenantId: tenant.tenantId,
+            amounts: [...new Set([...amounts, total])],
+            currency: tenant.currency,
+          }),
+        );
         await q(APPEND_EVENTS_SQL, [
           tenant.tenantId,
           tenant.actor,
@@ -462,20 +487,11 @@ async function payment(
     () => alone(take()),
   );
   const figure: Figure = { name: 'payment over 5 splits', serviceMs: [], sqlMs: [], target: 0.8 };
-  for (let i = 0; i < runs; i++) {
-    const pair: [number[], () => Promise<unknown>][] = [
-      [
-        figure.serviceMs,
-        () => {
-          const t = take();
-          return owes.send(tenant, 'POST', `/bookings/${t.booking}/payments`, body(t.payer), 201);
-        },
-      ],
-      [figure.sqlMs, () => alone(take())],
-    ];
-    if (i % 2 === 1) pair.reverse();
-    for (const [times, fn] of pair) times.push(await timed(fn));
-  }
+  const serviceTimed = () => {
+    const t = take();
+    return owes.send(tenant, 'POST', `/bookings/${t.booking}/payments`, body(t.payer), 201);
+  };
+  for (let i = 0; i < runs; i++) await alternate(figure, serviceTimed, () => alone(take()), i);
   return figure;
 }
 
@@ -609,14 +625,7 @@ async function interest(
     sqlMs: [],
     target: 0.8,
   };
-  for (let i = 0; i < 10 * runs; i++) {
-    const pair: [number[], () => Promise<unknown>][] = [
-      [figure.serviceMs, serviceTimed],
-      [figure.sqlMs, alone],
-    ];
-    if (i % 2 === 1) pair.reverse();
-    for (const [times, fn] of pair) times.push(await timed(fn));
-  }
+  for (let i = 0; i < 10 * runs; i++) await alternate(figure, serviceTimed, alone, i);
   return figure;
 }
 
@@ -668,17 +677,8 @@ async function statement(
     { name: 'statement PDF, 300 entries', serviceMs: [], sqlMs: [], target: 0 },
   ];
   for (let i = 0; i < 3 * runs; i++) {
-    for (const [figure, service] of [
-      [figures[0], json],
-      [figures[1], pdf],
-    ] as const) {
-      const pair: [number[], () => Promise<unknown>][] = [
-        [figure.serviceMs, service],
-        [figure.sqlMs, alone],
-      ];
-      if (i % 2 === 1) pair.reverse();
-      for (const [times, fn] of pair) times.push(await timed(fn));
-    }
+    await alternate(figures[0], json, alone, i);
+    await alternate(figures[1], pdf, alone, i);
   }
   process.stdout.write(
     `Statement PDF p50 / JSON p50: ${(p50(figures[1].serviceMs) / p50(figures[0].serviceMs)).toFixed(2)}x (target <= 4x)\n`,
@@ -713,14 +713,7 @@ async function reference(
     sqlMs: [],
     target: 0,
   };
-  for (let i = 0; i < 10 * runs; i++) {
-    const pair: [number[], () => Promise<unknown>][] = [
-      [figure.serviceMs, service],
-      [figure.sqlMs, alone],
-    ];
-    if (i % 2 === 1) pair.reverse();
-    for (const [times, fn] of pair) times.push(await timed(fn));
-  }
+  for (let i = 0; i < 10 * runs; i++) await alternate(figure, service, alone, i);
   return figure;
 }
 
