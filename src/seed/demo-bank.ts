@@ -26,51 +26,95 @@ function plusDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The bank's narration and reference column for a receipt, as HDFC writes them per mode. */
-function describe(r: DemoBankReceiptRow): { narration: string; reference: string } {
-  const digits = r.transaction_ref.replace(/\D/g, '').slice(-12).padStart(12, '0');
+/** What the bank writes for a payment: the narration and the reference column, per mode. */
+interface Credit {
+  narration: string;
+  reference: string;
+}
+
+/**
+ * The bank's narration and reference column for a payment, as HDFC writes them per mode. With
+ * `withReference` false the bank dropped the payer's reference (a UPI collect with the bank's own
+ * RRN, a cheque credited without its MICR number), so only amount and date can pair it.
+ */
+function describe(r: DemoBankReceiptRow, withReference: boolean): Credit {
+  const ref = r.transaction_ref;
   const name = r.payer_type === 'BANK' ? 'LIC HOUSING FINANCE LTD' : r.buyer_name.toUpperCase();
   const handle = name.split(' ')[0].toLowerCase();
+  const zeros = '0'.repeat(16);
   switch (r.payment_mode) {
+    case 'NEFT':
+    case 'RTGS': {
+      const head = `${r.payment_mode} CR-${ref.slice(0, 4)}0001234-${name}-SKYLINE DEVELOPERS`;
+      return withReference
+        ? { narration: `${head}-${ref}`, reference: ref }
+        : { narration: head, reference: zeros };
+    }
     case 'UPI':
-      return {
-        narration: `UPI-${name}-${handle}@okhdfcbank-HDFC0000123-${digits}-PAYMENT`,
-        reference: digits.padStart(16, '0'),
-      };
+      return withReference
+        ? {
+            narration: `UPI-${name}-${handle}@okhdfcbank-HDFC0000123-${ref}-PAYMENT`,
+            reference: ref.padStart(16, '0'),
+          }
+        : { narration: `UPI-${name}-${handle}@okhdfcbank-HDFC0000123-PAYMENT`, reference: zeros };
     case 'IMPS':
-      return {
-        narration: `IMPS-${digits}-${name}-SBIN-XXXXXXXX1234`,
-        reference: digits.padStart(16, '0'),
-      };
+      return withReference
+        ? { narration: `IMPS-${ref}-${name}-SBIN-XXXXXXXX1234`, reference: ref.padStart(16, '0') }
+        : { narration: `IMPS-${name}-SBIN-XXXXXXXX1234`, reference: zeros };
     case 'CHEQUE':
     case 'DEMAND_DRAFT': {
-      const cheque = digits.slice(-6);
-      return {
-        narration: `${r.payment_mode === 'CHEQUE' ? 'CHQ' : 'DD'} DEP - MICR CTS - MUMBAI CLEARING - ${cheque}`,
-        reference: cheque.padStart(16, '0'),
-      };
+      const kind = r.payment_mode === 'CHEQUE' ? 'CHQ' : 'DD';
+      return withReference
+        ? {
+            narration: `${kind} DEP - MICR CTS - MUMBAI CLEARING - ${ref}`,
+            reference: ref.padStart(16, '0'),
+          }
+        : { narration: `${kind} DEP - MUMBAI CLEARING - ${name}`, reference: zeros };
     }
-    case 'CARD':
-    case 'ONLINE':
-      return {
-        narration: `PG SETTLEMENT-RAZORPAY-${name}-${digits}`,
-        reference: digits.padStart(16, '0'),
-      };
     default:
-      return {
-        narration: `${r.payment_mode} CR-SBIN0001234-${name}-${digits}`,
-        reference: digits.padStart(16, '0'),
-      };
+      return withReference
+        ? { narration: `PG SETTLEMENT-RAZORPAY-${name}`, reference: ref.padStart(16, '0') }
+        : { narration: `PG SETTLEMENT-RAZORPAY-${name}`, reference: zeros };
   }
+}
+
+/** One credit on the statement: one receipt, or the receipts of one transfer (one reference). */
+interface Deposit {
+  receipts: DemoBankReceiptRow[];
+  amount: Decimal;
+}
+
+/**
+ * The month's receipts as the bank credits them: a transfer that paid several dues (one
+ * `transactionRef`, section 10.4) is one credit for their sum; every other receipt its own.
+ */
+function depositsOf(receipts: readonly DemoBankReceiptRow[]): Deposit[] {
+  const deposits: Deposit[] = [];
+  const transfers = new Map<string, Deposit>();
+  for (const r of receipts) {
+    const key = `${r.received_date}|${r.payment_mode}|${r.transaction_ref}`;
+    const shared = ['NEFT', 'RTGS', 'IMPS'].includes(r.payment_mode) && transfers.get(key);
+    if (shared) {
+      shared.receipts.push(r);
+      shared.amount = shared.amount.plus(r.amount);
+      continue;
+    }
+    const deposit = { receipts: [r], amount: new Decimal(r.amount) };
+    transfers.set(key, deposit);
+    deposits.push(deposit);
+  }
+  return deposits;
 }
 
 /**
  * The demo tenant's bank: an HDFC collections account and last month's statement, as HDFC's
- * CSV export writes it, imported through the import itself (so its lines are what an import
- * makes). Credits are the month's receipts that reached the bank (a bounced cheque is deposited,
- * then returned with charges); debits a transfer out and the month's charges. Runs in the
- * seed's transaction, under the tenant's row-level security; writes no events (the seed writes
- * none).
+ * CSV export writes it, imported through the import itself, so its lines are what an import
+ * makes and its matching is what matching does (CONTRACT §11.2): most credits carry the payer's
+ * reference and are matched (a transfer for several dues as one `GROUP` credit), one in ten lost
+ * it and is suggested by amount and date, a few credits no receipt explains stay unmatched, and
+ * one realised cheque comes back returned, suggested as its `RETURN`. Debits are a transfer out,
+ * the charges, and the returns. Runs in the seed's transaction, under the tenant's row-level
+ * security; writes no events (the seed writes none).
  */
 export async function seedDemoBank(app: INestApplicationContext, tenant: Tenant): Promise<void> {
   const txHost = app.get<TransactionHost<RoutingTransactionAdapter>>(TransactionHost);
@@ -105,31 +149,84 @@ export async function seedDemoBank(app: INestApplicationContext, tenant: Tenant)
 
   const transactions: HdfcTransaction[] = [];
   let credited = new Decimal(0);
-  for (const r of receipts) {
-    const { narration, reference } = describe(r);
-    const paper = r.payment_mode === 'CHEQUE' || r.payment_mode === 'DEMAND_DRAFT';
-    const valueDate = paper ? [plusDays(r.received_date, 1), to].sort()[0] : r.received_date;
-    transactions.push({ date: r.received_date, valueDate, narration, reference, credit: r.amount });
-    credited = credited.plus(r.amount);
-    if (r.status === 'BOUNCED') {
-      const cheque = reference.slice(-6);
-      transactions.push(
-        {
-          date: valueDate,
-          narration: `CHQ RET - ${cheque} - FUNDS INSUFFICIENT`,
-          reference,
-          debit: r.amount,
-        },
-        {
-          date: valueDate,
-          narration: `CHQ RETURN CHGS ${cheque} + GST`,
-          reference: '0'.repeat(16),
-          debit: '590.00',
-        },
-      );
-      credited = credited.minus(r.amount).minus(590);
-    }
+  const deposits = depositsOf(receipts.filter((r) => r.status === 'ACTIVE'));
+  // The last cheque credited as one receipt comes back unpaid: the desk sees a RETURN suggestion.
+  const returned = deposits.findLast(
+    (d) => d.receipts.length === 1 && d.receipts[0].payment_mode === 'CHEQUE',
+  );
+  deposits.forEach((deposit, i) => {
+    const [first] = deposit.receipts;
+    // One credit in ten (of one receipt, not the returned cheque) lost its reference on the way.
+    const withReference = deposit.receipts.length > 1 || deposit === returned || i % 10 !== 7;
+    const paper = first.payment_mode === 'CHEQUE' || first.payment_mode === 'DEMAND_DRAFT';
+    const valueDate = paper
+      ? [plusDays(first.received_date, 1), to].sort()[0]
+      : first.received_date;
+    transactions.push({
+      date: first.received_date,
+      valueDate,
+      ...describe(first, withReference),
+      credit: deposit.amount.toFixed(2),
+    });
+    credited = credited.plus(deposit.amount);
+  });
+  if (returned) {
+    const cheque = returned.receipts[0].transaction_ref;
+    const on = [plusDays(returned.receipts[0].received_date, 3), to].sort()[0];
+    transactions.push(
+      {
+        date: on,
+        narration: `CHQ RET - ${cheque} - FUNDS INSUFFICIENT`,
+        reference: cheque.padStart(16, '0'),
+        debit: returned.amount.toFixed(2),
+      },
+      {
+        date: on,
+        narration: `CHQ RETURN CHGS ${cheque} + GST`,
+        reference: '0'.repeat(16),
+        debit: '590.00',
+      },
+    );
+    credited = credited.minus(returned.amount).minus(590);
   }
+  // Cheques the desk already bounced were returned unpaid in clearing, never credited: the
+  // statement has only the charges.
+  for (const r of receipts.filter((x) => x.status === 'BOUNCED')) {
+    transactions.push({
+      date: [plusDays(r.received_date, 2), to].sort()[0],
+      narration: `CHQ RETURN CHGS ${r.transaction_ref} + GST`,
+      reference: '0'.repeat(16),
+      debit: '590.00',
+    });
+    credited = credited.minus(590);
+  }
+  // Money no receipt explains yet: a vendor's refund, a token paid before the booking is
+  // entered, and the bank's interest (to ignore).
+  const seed = BigInt(`0x${digest.slice(12, 24)}`)
+    .toString()
+    .padStart(12, '0');
+  const unknown: HdfcTransaction[] = [
+    {
+      date: plusDays(from, 9),
+      narration: `NEFT CR-ICIC0000104-SUNRISE INTERIORS PVT LTD-SKYLINE DEVELOPERS-ICICN${from.replace(/-/g, '')}${seed.slice(-9)}`,
+      reference: `ICICN${from.replace(/-/g, '')}${seed.slice(-9)}`,
+      credit: '48500.00',
+    },
+    {
+      date: plusDays(from, 17),
+      narration: `UPI-RAHUL MEHTA-rahulm@oksbi-SBIN0000456-${seed.slice(-12)}-BOOKING TOKEN`,
+      reference: seed.slice(-12).padStart(16, '0'),
+      credit: '25001.00',
+    },
+    {
+      date: to,
+      narration: 'CREDIT INTEREST CAPITALISED',
+      reference: '0'.repeat(16),
+      credit: '3412.00',
+    },
+  ];
+  transactions.push(...unknown);
+  credited = credited.plus(48500 + 25001 + 3412);
   const sweep = credited.mul('0.3').toDecimalPlaces(0, Decimal.ROUND_DOWN);
   if (sweep.gt(0)) {
     transactions.push({

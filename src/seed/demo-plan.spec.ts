@@ -48,6 +48,21 @@ class Problems {
   }
 }
 
+/** What a bank gives each mode (a NEFT/RTGS UTR is the remitting bank, N or R, the date, 9 digits). */
+const REFERENCE_SHAPES: Record<string, RegExp> = {
+  CASH: /^$/,
+  NEFT: /^[A-Z]{4}N\d{17}$/,
+  RTGS: /^[A-Z]{4}R\d{17}$/,
+  IMPS: /^\d{12}$/,
+  UPI: /^\d{12}$/,
+  CARD: /^\d{12}$/,
+  ONLINE: /^\d{12}$/,
+  OTHER: /^\d{12}$/,
+  CHEQUE: /^\d{6}$/,
+  DEMAND_DRAFT: /^\d{6}$/,
+  TDS: /^26QB\d{12}$/,
+};
+
 /** Every rule the API keeps, on a whole plan. */
 function consistencyProblems(plan: DemoPlan): string[] {
   const p = new Problems();
@@ -61,6 +76,10 @@ function consistencyProblems(plan: DemoPlan): string[] {
       () => `bounced ${r.paymentMode}`,
     );
     p.check((r.paymentMode === 'CASH') === (r.transactionRef === ''), () => `ref of ${r.number}`);
+    p.check(
+      REFERENCE_SHAPES[r.paymentMode].test(r.transactionRef),
+      () => `${r.paymentMode} ref ${r.transactionRef} of ${r.number}`,
+    );
   }
   const perDemand = new Map<string, { total: number; paid: number }>();
   const splitIds = new Set<string>();

@@ -63,6 +63,8 @@ const TDS_THRESHOLD = 50 * 100_000 * RUPEE;
 const MAX_DUES_IN_ONE_PAYMENT = 3;
 /** What buyers pay with (TDS only ever as the 1 % beside an instalment). */
 const PAID_BY_PAYERS = PAYMENT_MODES.filter((m) => m !== 'TDS');
+/** IFSC bank codes of the banks buyers and lenders remit from (the first four letters of a UTR). */
+const REMITTING_BANKS = ['SBIN', 'HDFC', 'ICIC', 'UTIB', 'KKBK', 'PUNB', 'BARB', 'CNRB'] as const;
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -676,12 +678,31 @@ export function* planDemoChunks(
     return receipt;
   };
 
-  const reference = (prefix: string) =>
-    flat(
-      `${prefix}${Math.floor(random() * 1e12)
-        .toString()
-        .padStart(12, '0')}`,
-    );
+  /**
+   * The reference a payer's bank gives a payment, shaped like the real ones so the demo
+   * statement's lines match them (CONTRACT §11.2): a 22-character NEFT/RTGS UTR (the remitting
+   * bank, N or R, the date, a sequence), a 12-digit RRN for UPI, IMPS and cards, a 6-digit cheque
+   * or draft number, and the Form 26QB acknowledgement beside TDS. One draw each, whatever the
+   * mode, so the rest of the history does not depend on the shapes.
+   */
+  const reference = (mode: PaymentMode): string => {
+    const n = Math.floor(random() * 1e12);
+    const digits = n.toString().padStart(12, '0');
+    switch (mode) {
+      case 'NEFT':
+      case 'RTGS':
+        return flat(
+          `${REMITTING_BANKS[n % REMITTING_BANKS.length]}${mode[0]}${dateText[day].replace(/-/g, '')}${digits.slice(-9)}`,
+        );
+      case 'CHEQUE':
+      case 'DEMAND_DRAFT':
+        return flat(digits.slice(-6));
+      case 'TDS':
+        return flat(`26QB${digits}`);
+      default:
+        return flat(digits);
+    }
+  };
 
   /**
    * One transfer by a buyer for every instalment they owe on the booking (up to `room`), oldest
@@ -698,7 +719,7 @@ export function* planDemoChunks(
     if (dues.length < 2) return 0;
     const paid = dues.slice(0, Math.min(room, MAX_DUES_IN_ONE_PAYMENT));
     const mode = pick(['NEFT', 'RTGS', 'IMPS'] as const);
-    const ref = reference('UTR');
+    const ref = reference(mode);
     for (const entry of paid) {
       record(entry, entry.split.amount - entry.split.paid, mode, ref);
       closeIfPaid(entry);
@@ -731,12 +752,7 @@ export function* planDemoChunks(
         : Math.round((pending * (0.2 + random() * 0.5)) / RUPEE) * RUPEE;
     const mode: PaymentMode =
       split.payerType === 'BANK' ? pick(['NEFT', 'RTGS'] as const) : pick(PAID_BY_PAYERS);
-    const receipt = record(
-      entry,
-      amount,
-      mode,
-      mode === 'CASH' ? '' : reference(mode === 'CHEQUE' ? 'CHQ' : 'UTR'),
-    );
+    const receipt = record(entry, amount, mode, mode === 'CASH' ? '' : reference(mode));
     // A few cheques and drafts bounce (some with charges raised as a demand), and a few receipts
     // are entered by mistake and cancelled, the same day.
     const paper = mode === 'CHEQUE' || mode === 'DEMAND_DRAFT';
@@ -751,7 +767,7 @@ export function* planDemoChunks(
       if (paper && random() < 0.5) chargesDemand(owner, split, receipt);
     }
     // The 1 % the buyer deposited with Form 26QB: a credit like any receipt, never bounced.
-    if (tds > 0) record(entry, tds, 'TDS', reference('26QB'));
+    if (tds > 0) record(entry, tds, 'TDS', reference('TDS'));
     closeIfPaid(entry);
     return tds > 0 ? 2 : 1;
   };
