@@ -5,6 +5,12 @@
  * next to the same rows loaded by COPY through pg alone in the same run (the ratio is the figure
  * to improve). Where the time goes: the parse alone (decode, CSV, keys, UTR reading) in this
  * process, without a database.
+ *
+ * Matching (issue 28): a statement of the hot tenant's own receipts (70 % with the receipt's
+ * reference, 20 % amount and date only, 10 % unknown) imported and matched, beside the matching
+ * SQL's own time (the same statements replayed through pg alone on the same lines); and
+ * recording a receipt with the bank check (the tenant's unmatched lines of its amount) against
+ * without it, paired, in pg alone (the service's other costs could only dilute the check's).
  * Run: npm run bench:bank [-- --help]
  */
 import { spawn } from 'node:child_process';
@@ -12,7 +18,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import {
+  LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+  matchLockSql,
+  matchParams,
+  matchSql,
+  openLinesOfAmountsParams,
+} from '@/bank/bank-matching.sql';
 import {
   INSERT_LINES_SQL,
   insertLinesParams,
@@ -25,7 +38,10 @@ import { HdfcTransaction, writeHdfcStatement } from '@/bank/statements/hdfc-csv-
 import { LineKeys } from '@/bank/statements/line-key';
 import { extractReferences } from '@/bank/statements/references';
 import { decodeStatement } from '@/bank/statements/text-decoding';
+import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
+import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { runBench, startBenchEnvironment } from './bench-support';
+import { poolDb, recordReceipt } from './floor-server';
 import { loadSpread, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:bank [-- options]
@@ -35,6 +51,8 @@ const HELP = `npm run bench:bank [-- options]
   --hot-share F    share of N on the first ("hot") tenant (default 0.4)
   --lines L        lines of the first statement           (default 10000)
   --big B          lines of the large statement           (default 100000)
+  --match M        lines of the statement to match        (default 10000)
+  --explain        print the matching statements' plans (EXPLAIN ANALYZE)
   --help           this text
 
 The issue's data set is the default (400,000 receipts on the hot tenant). The service runs with
@@ -43,6 +61,9 @@ STATEMENT_MAX_BYTES=67108864 so the large file fits.
 
 const ACCOUNT = '50200012345678';
 const BIG_ACCOUNT = '50200087654321';
+const MATCH_ACCOUNT = '50200011112222';
+/** Receipts recorded with and without the bank check, each (issue 28). */
+const RECORD_PAIRS = 300;
 
 /** Line `n` of a collections account's history: UPI, NEFT, RTGS, IMPS credits and cheques. */
 function transaction(n: number): HdfcTransaction {
@@ -375,6 +396,223 @@ async function parseOnly(text: string): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+interface MatchReceiptRow {
+  /** The receipt's reference as the bank writes it (bank_reference_key: no `UTR` label). */
+  bank_ref: string;
+  amount: string;
+  received: string;
+  next_day: string;
+}
+
+/**
+ * A statement of `count` credits from the tenant's receipts: the first 70 % carry the receipt's
+ * reference (rule REFERENCE), the next 20 % only its amount, the day after (AMOUNT_DATE), the
+ * last 10 % are for amounts no receipt has (the bench data's receipts are under 51,000).
+ */
+function matchingStatement(receipts: MatchReceiptRow[], count: number): string {
+  const exact = Math.round(count * 0.7);
+  const byAmount = Math.round(count * 0.9);
+  const transactions: HdfcTransaction[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = receipts[i % receipts.length];
+    if (i < exact) {
+      transactions.push({
+        date: r.received,
+        narration: `NEFT CR-SBIN0001234-BUYER ${i} NAIR-BENCH REALTY-${r.bank_ref}`,
+        reference: r.bank_ref.padStart(16, '0'),
+        credit: r.amount,
+      });
+    } else if (i < byAmount) {
+      transactions.push({
+        date: r.received,
+        valueDate: r.next_day,
+        narration: `UPI-BUYER ${i} SHARMA-buyer${i}@okhdfcbank-HDFC0000123-PAYMENT`,
+        reference: '0'.repeat(16),
+        credit: r.amount,
+      });
+    } else {
+      transactions.push({
+        date: r.received,
+        narration: `NEFT CR-ICIC0000104-UNKNOWN PAYER ${i}-BENCH REALTY`,
+        reference: '0'.repeat(16),
+        credit: `${60_000 + i}.37`,
+      });
+    }
+  }
+  transactions.sort((a, b) => a.date.localeCompare(b.date));
+  return writeHdfcStatement({
+    accountNumber: MATCH_ACCOUNT,
+    holder: 'BENCH REALTY 0',
+    ifsc: 'HDFC0001234',
+    from: transactions[0].date,
+    to: transactions[transactions.length - 1].date,
+    openingBalance: '1000000.00',
+    transactions,
+  });
+}
+
+/**
+ * The import's matching statements alone, on the same lines: what the import's matching did is
+ * undone (as the owner), then, as the application role under RLS, the lock and the matching
+ * statement run as StatementImportService runs them; rolled back. ms of the two statements.
+ */
+async function replayMatching(
+  owner: Client,
+  tenantId: string,
+  statementId: string,
+  explain: boolean,
+) {
+  const lines = `SELECT id FROM bank_lines WHERE tenant_id = $1 AND statement_id = $2`;
+  await owner.query('BEGIN');
+  try {
+    await owner.query(
+      `UPDATE receipts SET bank_line_id = NULL, realised_on = NULL
+        WHERE tenant_id = $1 AND bank_line_id IN (${lines})`,
+      [tenantId, statementId],
+    );
+    for (const table of ['bank_line_matches', 'bank_line_history']) {
+      await owner.query(
+        `DELETE FROM ${table} WHERE tenant_id = $1 AND bank_line_id IN (${lines})`,
+        [tenantId, statementId],
+      );
+    }
+    await owner.query(
+      `UPDATE bank_lines SET status = 'UNMATCHED', match_rule = NULL, suggestions = '[]'
+        WHERE tenant_id = $1 AND statement_id = $2`,
+      [tenantId, statementId],
+    );
+    await owner.query('SET LOCAL ROLE finance_app');
+    await owner.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+    const params = matchParams({
+      tenantId,
+      currency: 'INR',
+      scopeValue: statementId,
+      statuses: ['UNMATCHED'],
+      receipts: null,
+      amountDate: true,
+      actor: 'bench',
+    });
+    if (explain) {
+      for (const [sql, values] of [
+        [matchLockSql('statement'), params.slice(0, 5)],
+        [matchSql('statement'), params],
+      ] as const) {
+        const { rows } = await owner.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+          [...values],
+        );
+        process.stdout.write(`\n${rows.map((row) => row['QUERY PLAN']).join('\n')}\n`);
+      }
+      return null;
+    }
+    const start = process.hrtime.bigint();
+    await owner.query(matchLockSql('statement'), params.slice(0, 5));
+    const { rows } = await owner.query<{ auto: number; suggested: number; unmatched: number }>(
+      matchSql('statement'),
+      params,
+    );
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    return { ms, counts: rows[0] };
+  } finally {
+    await owner.query('ROLLBACK');
+  }
+}
+
+/**
+ * Receipts recorded one after another in pg alone (ReceiptWritesService's statements, the
+ * tenant transaction's set-up and the outbox's event), alternately with and without the bank
+ * check the service runs after them (LOCK_OPEN_LINES_OF_AMOUNTS_SQL over the tenant's unmatched
+ * credit lines); receipts/s of each.
+ */
+async function recordWithAndWithoutCheck(
+  appUrl: string,
+  owner: Client,
+  tenantId: string,
+  explain: boolean,
+) {
+  const { rows: splits } = await owner.query<{ id: string }>(
+    `SELECT id FROM demand_splits
+      WHERE tenant_id = $1 AND status <> 'CANCELLED' AND amount - paid_amount > 100000
+      ORDER BY id LIMIT $2`,
+    [tenantId, 2 * RECORD_PAIRS],
+  );
+  if (splits.length < 2 * RECORD_PAIRS) throw new Error('record: not enough open splits');
+  const { rows: openLines } = await owner.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM bank_lines
+      WHERE tenant_id = $1 AND status = 'UNMATCHED' AND direction = 'CREDIT'`,
+    [tenantId],
+  );
+  const tenant = {
+    tenantId,
+    tenantKey: 't0',
+    currency: 'INR',
+    locale: 'en-IN',
+    timezone: 'Asia/Kolkata',
+    fyStartMonth: 4,
+    actor: 'bench',
+  };
+  const pool = new Pool({ connectionString: appUrl, max: 1 });
+  const db = poolDb(pool);
+  const today = new Date().toISOString().slice(0, 10);
+  let next = 0;
+  const record = async (check: boolean) => {
+    const n = next++;
+    const start = process.hrtime.bigint();
+    await db.transaction(async (q) => {
+      await q(TENANT_SETUP_SQL, [tenantId, '2000ms', '30000ms']);
+      const view = await recordReceipt(q, tenant, {
+        demandSplit: splits[n].id,
+        amount: 1234 + n / 100,
+        paymentMode: 'NEFT',
+        transactionRef: `SBINN${String(n).padStart(17, '0')}`,
+        receivedDate: today,
+      });
+      await q(APPEND_EVENTS_SQL, [tenantId, 'bench', ['receipt.recorded'], [JSON.stringify(view)]]);
+      if (check) {
+        await q(
+          LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+          openLinesOfAmountsParams({
+            tenantId,
+            amounts: [view.amount.amount.toFixed(2)],
+            currency: 'INR',
+          }),
+        );
+      }
+    }, true);
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  try {
+    if (explain) {
+      await db.transaction(async (q) => {
+        await q(TENANT_SETUP_SQL, [tenantId, '2000ms', '30000ms']);
+        const plan = await q<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${LOCK_OPEN_LINES_OF_AMOUNTS_SQL}`,
+          openLinesOfAmountsParams({ tenantId, amounts: ['1234.00'], currency: 'INR' }),
+        );
+        process.stdout.write(`\n${plan.map((row) => row['QUERY PLAN']).join('\n')}\n`);
+      }, false);
+    }
+    for (let i = 0; i < 20; i++) await record(i % 2 === 0); // warm-up
+    next = 0;
+    const withMs: number[] = [];
+    const withoutMs: number[] = [];
+    for (let i = 0; i < RECORD_PAIRS; i++) {
+      // Alternate which goes first, so drift favours neither.
+      if (i % 2 === 0) {
+        withMs.push(await record(true));
+        withoutMs.push(await record(false));
+      } else {
+        withoutMs.push(await record(false));
+        withMs.push(await record(true));
+      }
+    }
+    const perSecond = (ms: number[]) => (1000 * ms.length) / ms.reduce((a, b) => a + b, 0);
+    return { with: perSecond(withMs), without: perSecond(withoutMs), openLines: openLines[0].n };
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -383,6 +621,8 @@ async function main(): Promise<void> {
       'hot-share': { type: 'string', default: '0.4' },
       lines: { type: 'string', default: '10000' },
       big: { type: 'string', default: '100000' },
+      match: { type: 'string', default: '10000' },
+      explain: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -394,6 +634,7 @@ async function main(): Promise<void> {
   const tenants = Number(values.tenants);
   const lines = Number(values.lines);
   const big = Number(values.big);
+  const matchLines = Number(values.match);
   const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
   const dir = mkdtempSync(join(tmpdir(), 'finance-bank-bench-'));
   const env = await startBenchEnvironment({ STATEMENT_MAX_BYTES: '67108864' });
@@ -540,6 +781,37 @@ async function main(): Promise<void> {
       if (r.text) r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name);
     }
 
+    // Matching: the hot tenant's own receipts of one month, as the bank credited them.
+    const matchAccount = await account(MATCH_ACCOUNT);
+    const { rows: monthReceipts } = await env.owner.query<MatchReceiptRow>(
+      `SELECT bank_reference_key(transaction_ref) AS bank_ref, amount::text AS amount,
+              to_char(received_date, 'YYYY-MM-DD') AS received,
+              to_char(received_date + 1, 'YYYY-MM-DD') AS next_day
+         FROM receipts
+        WHERE tenant_id = $1 AND status = 'ACTIVE' AND payment_mode NOT IN ('CASH', 'TDS')
+          AND bank_line_id IS NULL AND received_date >= date '2026-01-01'
+        ORDER BY received_date, id LIMIT $2`,
+      [tenant.id, Math.round(matchLines * 0.9)],
+    );
+    const matchPath = join(dir, 'match.csv');
+    const matchText = matchingStatement(monthReceipts, matchLines);
+    writeFileSync(matchPath, matchText);
+    await env.owner.query('ANALYZE bank_lines');
+    const matched = await sampled(uploadTo(matchAccount, matchPath));
+    if (matched.result.status !== 201) {
+      throw new Error(`match: ${matched.result.status} ${JSON.stringify(matched.result.body)}`);
+    }
+    const matchStatement = await latestStatement(matchAccount);
+    if (values.explain) await replayMatching(env.owner, tenant.id, matchStatement, true);
+    const replay = await replayMatching(env.owner, tenant.id, matchStatement, false);
+    if (!replay) throw new Error('replay: no figures');
+    const recording = await recordWithAndWithoutCheck(
+      env.appUrl,
+      env.owner,
+      tenant.id,
+      values.explain,
+    );
+
     const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
     const table = [
       '| import | MB | lines / imported | import ms | target ms | parse alone ms | its INSERTs alone ms | COPY of the rows written ms | import / COPY | service RSS MB: before → peak (growth) | heap peak MB |',
@@ -555,6 +827,17 @@ async function main(): Promise<void> {
         `COPY: the rows that import wrote, loaded again through pg alone in one transaction; ` +
         `parse alone: decode, CSV, line keys and UTR reading in this process, no database; ` +
         `its INSERTs alone: the import's chunked INSERT statements replayed through pg as the application role (RLS on), the parse not timed.\n\n${table.join('\n')}\n`,
+    );
+    const m = (matched.result.body as unknown as { matched: Record<string, number> }).matched;
+    const r = replay.counts;
+    process.stdout.write(
+      `\nMatching on import: ${matchLines} credits of the hot tenant's receipts (70 % by reference, 20 % amount and date, 10 % unknown)\n\n` +
+        '| import + match ms (target 3000) | matching SQL alone ms | import / matching SQL | auto / suggested / unmatched | the same replayed | MB | service RSS MB: before → peak |\n' +
+        '|---|---|---|---|---|---|---|\n' +
+        `| ${matched.result.ms.toFixed(0)} ${matched.result.ms <= 3000 ? '✓' : '✗'} | ${replay.ms.toFixed(0)} | ${(matched.result.ms / replay.ms).toFixed(1)} | ${m.auto} / ${m.suggested} / ${m.unmatched} | ${r.auto} / ${r.suggested} / ${r.unmatched} | ${mb(Buffer.byteLength(matchText))} | ${mb(matched.rssBefore)} → ${mb(matched.rssPeak)} |\n` +
+        `\nRecording a receipt, pg alone, ${RECORD_PAIRS} pairs alternated, one client; the tenant has ${recording.openLines} unmatched credit lines\n\n` +
+        '| with the bank check receipts/s | without receipts/s | with / without (target ≥ 0.9) |\n|---|---|---|\n' +
+        `| ${recording.with.toFixed(0)} | ${recording.without.toFixed(0)} | ${(recording.with / recording.without).toFixed(2)} ${recording.with / recording.without >= 0.9 ? '✓' : '✗'} |\n`,
     );
   } finally {
     await env.stop();

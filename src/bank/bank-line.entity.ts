@@ -44,7 +44,7 @@ import { BankStatement } from './bank-statement.entity';
 )
 @Index('bank_lines_look_alike_idx', ['tenantId', 'valueDate', 'referenceKey'])
 @Index('bank_lines_statement_idx', ['tenantId', 'statementId'])
-// (tenant_id, amount) WHERE status = 'UNMATCHED' AND direction = 'CREDIT': a partial index.
+// (tenant_id, amount_paise) WHERE status = 'UNMATCHED' AND direction = 'CREDIT': a partial index.
 @Index('bank_lines_open_idx', { synchronize: false })
 export class BankLine {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
@@ -86,6 +86,19 @@ export class BankLine {
 
   @Column({ type: 'numeric', precision: 18, scale: 2 })
   amount: string;
+
+  /** The amount in paise, computed by the database: compared under RLS (bigint = is leakproof). */
+  @Column({
+    name: 'amount_paise',
+    type: 'bigint',
+    nullable: true,
+    generatedType: 'STORED',
+    // As PostgreSQL's catalogue renders it.
+    asExpression: '((amount * (100)::numeric))::bigint',
+    insert: false,
+    update: false,
+  })
+  amountPaise: string;
 
   @Column({ type: 'text' })
   narration: string;

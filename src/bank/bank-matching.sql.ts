@@ -11,6 +11,8 @@
  * match or ignore is never overwritten.
  */
 
+import Decimal from 'decimal.js';
+
 /** The receipts that may be matched: ACTIVE, not realised, never CASH or TDS. */
 const OPEN_RECEIPT = `r.status = 'ACTIVE' AND r.bank_line_id IS NULL
      AND r.payment_mode NOT IN ('CASH', 'TDS') AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
@@ -193,18 +195,27 @@ ref_pairs AS (
   INSERT INTO bank_line_history (tenant_id, bank_line_id, actor, action, rule, receipts)
   SELECT $1, line_id, $7, 'MATCHED', rule, receipts FROM matched
   RETURNING 1
+), outcome AS (
+  -- Each line of the run once, with what it becomes. Built by UNION and hashed NOT IN rather
+  -- than by joining the run's lines to matched and line_suggestions: a fresh import's lines have
+  -- no statistics, and the planner, expecting one line, would re-run the suggestions' aggregate
+  -- for every line (seconds for a few thousand lines).
+  SELECT m.line_id, 'MATCHED'::text AS status, m.rule, '[]'::jsonb AS suggestions FROM matched m
+  UNION ALL
+  SELECT ls.line_id, 'SUGGESTED', NULL, ls.suggestions FROM line_suggestions ls
+   WHERE ls.line_id NOT IN (SELECT line_id FROM matched)
+  UNION ALL
+  SELECT s.id, 'UNMATCHED', NULL, '[]'::jsonb FROM scope s
+   WHERE s.id NOT IN (SELECT line_id FROM matched)
+     AND s.id NOT IN (SELECT line_id FROM line_suggestions)
 ), updated AS (
   UPDATE bank_lines l SET
-         status = CASE WHEN m.line_id IS NOT NULL THEN 'MATCHED'
-                       WHEN ls.line_id IS NOT NULL THEN 'SUGGESTED' ELSE 'UNMATCHED' END,
-         match_rule = m.rule,
-         suggestions = coalesce(ls.suggestions, '[]'::jsonb),
-         status_changed_at = CASE WHEN m.line_id IS NOT NULL THEN now()
-                                  ELSE l.status_changed_at END
-    FROM scope s
-    LEFT JOIN matched m ON m.line_id = s.id
-    LEFT JOIN line_suggestions ls ON ls.line_id = s.id
-   WHERE l.tenant_id = $1 AND l.id = s.id
+         status = o.status,
+         match_rule = o.rule,
+         suggestions = o.suggestions,
+         status_changed_at = CASE WHEN o.status = 'MATCHED' THEN now() ELSE l.status_changed_at END
+    FROM outcome o
+   WHERE l.tenant_id = $1 AND l.id = o.line_id
   RETURNING l.id, l.status
 )
 SELECT count(*) FILTER (WHERE u.status = 'MATCHED')::int AS auto,
@@ -324,20 +335,23 @@ export const accountOpenLinesParams = (p: {
  * The tenant's UNMATCHED credit lines of some amounts (what new receipts could pay), locked; a
  * line another transaction holds (a rematch, a manual match) is skipped rather than waited for,
  * so recording a receipt never queues behind bank work (bank_lines_open_idx). Params: $1 tenant,
- * $2 amounts (numeric[]), $3 currency.
+ * $2 amounts (bound in paise: amount_paise, not amount, can use the index under RLS), $3 currency.
  */
 export const LOCK_OPEN_LINES_OF_AMOUNTS_SQL = `SELECT l.id FROM bank_lines l
   JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
  WHERE l.tenant_id = $1 AND l.status = 'UNMATCHED' AND l.direction = 'CREDIT'
-   AND l.amount = ANY($2::numeric[]) AND a.currency = $3
+   AND l.amount_paise = ANY($2::bigint[]) AND a.currency = $3
  ORDER BY l.id
    FOR NO KEY UPDATE OF l SKIP LOCKED`;
+
+/** Decimal text with at most two places -> paise (bank_lines.amount_paise). */
+const paiseOf = (amount: string): string => new Decimal(amount).times(100).toFixed(0);
 
 export const openLinesOfAmountsParams = (p: {
   tenantId: string;
   amounts: string[];
   currency: string;
-}): unknown[] => [p.tenantId, p.amounts, p.currency];
+}): unknown[] => [p.tenantId, p.amounts.map(paiseOf), p.currency];
 
 // ---------------------------------------------------------------------------------------------
 // Manual match, unmatch, ignore.
