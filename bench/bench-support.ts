@@ -14,6 +14,7 @@ import { loadEmbeddedPostgres } from '@/database/state-location';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
 import { ClsService } from 'nestjs-cls';
+import { BENCH_SECRETS_KEY } from './pg-cluster';
 
 export const BENCH_JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 const SECRET = BENCH_JWT_SECRET;
@@ -128,6 +129,7 @@ export async function startBenchEnvironment(
     NODE_ENV: 'test',
     DATABASE_URL: appUrl,
     JWT_SECRET: SECRET,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DB_POOL_SIZE: '40',

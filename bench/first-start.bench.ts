@@ -39,6 +39,8 @@ async function once(serviceDir: string, viaNpm: boolean, receipts?: string): Pro
   };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
+  delete env.SECRETS_KEY;
+  delete env.SECRETS_KEY_PREVIOUS;
   delete env.SEED_DEMO_DATA;
   delete env.DEMO_RECEIPTS_PER_TENANT;
   if (receipts) env.DEMO_RECEIPTS_PER_TENANT = receipts;

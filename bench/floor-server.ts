@@ -324,6 +324,7 @@ export function floorRoutes(
           hash,
           201,
           json,
+          null,
         ]);
         return { status: 201, json, replayed: false };
       },

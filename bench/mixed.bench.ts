@@ -255,6 +255,7 @@ async function main(): Promise<void> {
         DATABASE_URL: env.appUrl,
         DATABASE_MIGRATION_URL: env.ownerUrl,
         JWT_SECRET: config.jwt.secret,
+        SECRETS_KEY: config.secrets.key?.toString('base64'),
         LOG_LEVEL: values['log-level'],
         RATE_LIMIT_PER_MINUTE: '100000000',
         DB_POOL_SIZE: String(pool),

@@ -18,6 +18,9 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { embeddedBinaries } from '@/database/state-location';
 
+/** SECRETS_KEY of the services benchmarks run (required in production; 32 bytes, base64). */
+export const BENCH_SECRETS_KEY = Buffer.alloc(32, 'bench-secrets-key').toString('base64');
+
 const execFile = promisify(execFileCb);
 
 /**
@@ -283,6 +286,7 @@ export async function prepareServiceOnCluster(
     DATABASE_URL: cluster.url('finance', 'bench_app', 'bench_app'),
     DATABASE_MIGRATION_URL: cluster.url('finance'),
     JWT_SECRET: options.secret,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     LOG_LEVEL: options.logLevel,
     RATE_LIMIT_PER_MINUTE: '10000000',
     SEED_DEMO_DATA: 'false',

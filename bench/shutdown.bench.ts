@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from 'jsonwebtoken';
 import { SCOPES } from '@/http/auth/auth.decorators';
 import { freePort } from './bench-support';
-import { PgCluster } from './pg-cluster';
+import { BENCH_SECRETS_KEY, PgCluster } from './pg-cluster';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 const CLIENTS = 4;
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
       PORT: String(port),
       HOST: '127.0.0.1',
       JWT_SECRET: SECRET,
+      SECRETS_KEY: BENCH_SECRETS_KEY,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '10000000',
       SEED_DEMO_DATA: 'false',

@@ -1,8 +1,12 @@
 import { loadConfig } from '@/platform/config/app-config';
 import { prepareDatabase } from '@/database/database-bootstrap';
 import { runMigrations } from '@/database/migrate';
+import { secretBoxFor } from '@/platform/secrets/secrets-keyring';
 
-/** `npm run migration:run`: applies pending migrations as the schema owner. */
+/**
+ * `npm run migration:run`: applies pending migrations as the schema owner, with the service's
+ * SECRETS_KEY (a migration seals the secrets already stored).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.databaseUrl && !config.databaseMigrationUrl) {
@@ -11,7 +15,7 @@ async function main(): Promise<void> {
     );
   }
   if (config.databaseMigrationUrl) {
-    const ran = await runMigrations(config.databaseMigrationUrl);
+    const ran = await runMigrations(config.databaseMigrationUrl, { secrets: secretBoxFor(config) });
     process.stdout.write(ran.length ? `Applied: ${ran.join(', ')}\n` : 'No pending migrations\n');
     return;
   }

@@ -19,6 +19,7 @@ import { BankStatements1765200000000 } from '../../migrations/1765200000000-Bank
 import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMatching';
 import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-AnalyzeGrant';
 import { BankLinesAmountPaise1765450000000 } from '../../migrations/1765450000000-BankLinesAmountPaise';
+import { SecretsAtRest1765500000000 } from '../../migrations/1765500000000-SecretsAtRest';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   BankMatching1765300000000,
   AnalyzeGrant1765400000000,
   BankLinesAmountPaise1765450000000,
+  SecretsAtRest1765500000000,
 ];
 
 export function dataSourceOptions(

@@ -5,6 +5,7 @@ import { AppConfig } from '@/platform/config/app-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { SupervisorLog } from './embedded-supervisor';
 import { loadOrCreateLocalSecrets } from '@/platform/config/local-secrets';
+import { secretBoxFor } from '@/platform/secrets/secrets-keyring';
 import { runMigrations } from './migrate';
 
 export const APP_ROLE = 'finance_app';
@@ -51,7 +52,7 @@ export async function prepareDatabase(
 ): Promise<PreparedDatabase> {
   if (config.databaseUrl) {
     const migrationsRun = config.databaseMigrationUrl
-      ? await runMigrations(config.databaseMigrationUrl)
+      ? await runMigrations(config.databaseMigrationUrl, { secrets: secretBoxFor(config) })
       : [];
     await assertUnprivileged(config.databaseUrl);
     return {
@@ -67,7 +68,7 @@ export async function prepareDatabase(
   const secrets = loadOrCreateLocalSecrets(config.dataDir);
   const server = await startEmbeddedPostgres(config.dataDir, secrets.postgresPassword, log);
   try {
-    const migrationsRun = await runMigrations(server.ownerUrl);
+    const migrationsRun = await runMigrations(server.ownerUrl, { secrets: secretBoxFor(config) });
     const owner = new Client({ connectionString: server.ownerUrl });
     await owner.connect();
     try {

@@ -22,8 +22,12 @@ export interface RouteOptions {
    * documented is what is thrown.
    */
   problems?: readonly DocumentedProblem[];
-  /** Honours an Idempotency-Key (and documents it, with 422 IDEMPOTENCY_KEY_REUSED). */
-  idempotent?: boolean;
+  /**
+   * Honours an Idempotency-Key (and documents it, with 422 IDEMPOTENCY_KEY_REUSED).
+   * `secretFields`: top-level response fields that carry a secret; the stored response keeps
+   * them sealed with SECRETS_KEY, never in clear, and a replay shows them again.
+   */
+  idempotent?: boolean | { secretFields: readonly string[] };
   /** A read a replica may serve (documents X-Consistency-Token). */
   replicaRead?: boolean;
 }
@@ -40,7 +44,9 @@ export function Route(options: RouteOptions): MethodDecorator {
     ApiOperation({ summary: options.summary, ...(description ? { description } : {}) }),
     ...(options.scopes === 'public' ? [Public()] : [RequireScopes(...options.scopes)]),
     ...(problems.length > 0 ? [ApiProblems(...problems)] : []),
-    ...(options.idempotent ? [Idempotent()] : []),
+    ...(options.idempotent
+      ? [Idempotent(options.idempotent === true ? [] : options.idempotent.secretFields)]
+      : []),
     ...(options.replicaRead ? [ReplicaRead()] : []),
   );
 }

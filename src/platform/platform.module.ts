@@ -4,9 +4,10 @@ import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { ReadReplicas } from '@/platform/replicas/read-replicas';
+import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
 
 /** Global providers every feature may inject: the validated configuration, the outbox, metrics,
- * the read replicas. */
+ * the read replicas, the keys secrets are sealed with at rest. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -19,8 +20,16 @@ export class PlatformModule {
         OutboxService,
         Metrics,
         ReadReplicas,
+        SecretsKeyring,
       ],
-      exports: [AppConfig, DatabaseAvailability, OutboxService, Metrics, ReadReplicas],
+      exports: [
+        AppConfig,
+        DatabaseAvailability,
+        OutboxService,
+        Metrics,
+        ReadReplicas,
+        SecretsKeyring,
+      ],
     };
   }
 }

@@ -4,9 +4,11 @@ import https from 'node:https';
 import { Pool } from 'pg';
 import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
+import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
 import { ALL_EVENTS } from './dto/webhook.request';
 import { decideRetry } from './webhook-retry';
 import { sendWebhook, SendResult } from './webhook-sender';
+import { webhookSecretContext } from './webhook-secrets';
 import { signatureHeader } from './webhook-signature';
 import { guardedLookup, webhookTargetPolicy } from './webhook-target';
 import {
@@ -65,6 +67,7 @@ export class WebhookBatchDelivery {
   constructor(
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly keyring: SecretsKeyring,
   ) {
     this.lookup = guardedLookup(webhookTargetPolicy(config.webhooks));
   }
@@ -109,7 +112,12 @@ export class WebhookBatchDelivery {
         await client.query('ROLLBACK');
         return 'done';
       }
-      const result = await this.sendInOrder(subscription, rows, stopping);
+      // Opened here, kept only for this batch: a key that cannot open them fails the batch.
+      const context = webhookSecretContext(tenantId, subscriptionId);
+      const keys = [subscription.secret, subscription.previous_secret]
+        .filter((sealed): sealed is Buffer => sealed !== null)
+        .map((sealed) => this.keyring.open(sealed, context));
+      const result = await this.sendInOrder(subscription, rows, keys, stopping);
       await client.query(
         RECORD_BATCH_SQL,
         recordBatchParams({
@@ -137,17 +145,15 @@ export class WebhookBatchDelivery {
     }
   }
 
-  /** Sends the batch's events one after the other; stops at the first failure. */
+  /** Sends the batch's events one after the other, signed with `keys`; stops at the first failure. */
   private async sendInOrder(
     subscription: BatchRow,
     rows: BatchRow[],
+    keys: Buffer[],
     stopping: () => boolean,
   ): Promise<BatchResult> {
     const schedule = this.config.webhooks.retryScheduleMs;
     const types = subscription.event_types;
-    const keys = [subscription.secret, subscription.previous_secret].filter(
-      (k): k is Buffer => k !== null,
-    );
     const batchDeadline = Date.now() + BATCH_BUDGET_MS;
     const attempts: AttemptRecord[] = [];
     let cursor = Number(subscription.delivered_sequence);

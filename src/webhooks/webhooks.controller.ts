@@ -56,7 +56,8 @@ export class WebhooksController {
     description: `Every event of the listed types written from now on is POSTed to url, in sequence order, as the JSON of GET /events, with the Standard Webhooks headers Webhook-Id (the event id, the same on every attempt), Webhook-Timestamp and Webhook-Signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, keyed by the secret's bytes). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for about 24 h (first retry within about 10 s), later events waiting behind it; then the delivery is FAILED and the subscription disabled. The secret is shown only in this response. At most ${MAX_SUBSCRIPTIONS} subscriptions per tenant. ${URL_CHECKS}`,
     scopes: ['webhooks:write'],
     problems: [...URL_PROBLEMS, WEBHOOK_LIMIT_REACHED],
-    idempotent: true,
+    // The stored response (a replay shows it again) keeps the secret sealed, not in clear.
+    idempotent: { secretFields: ['secret'] },
   })
   @ChecksWebhookTarget()
   @ApiBody({

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
+import { randomUUID } from 'node:crypto';
+import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { AppError, FieldError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
@@ -13,6 +15,7 @@ import {
   WebhookView,
   WebhookWithSecretView,
 } from './dto/webhook.view';
+import { webhookSecretContext } from './webhook-secrets';
 import { formatSecret, generateSecretKey } from './webhook-signature';
 import { WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_FOUND } from './webhooks.errors';
 import {
@@ -53,7 +56,10 @@ export interface DeliveriesQuery {
  */
 @Injectable()
 export class WebhooksService {
-  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
+  constructor(
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly keyring: SecretsKeyring,
+  ) {}
 
   /** `url`: body.url as WebhookTargetGuard checked it, before the transaction. */
   async create(
@@ -65,6 +71,7 @@ export class WebhooksService {
     const events = normaliseEvents(body.events);
     const key = generateSecretKey();
     const tenantId = tenant.tenantId;
+    const id = randomUUID();
     await this.txHost.tx.query(
       LOCK_TENANT_SUBSCRIPTIONS_SQL,
       lockTenantSubscriptionsParams({ tenantId }),
@@ -78,10 +85,11 @@ export class WebhooksService {
       INSERT_SUBSCRIPTION_SQL,
       insertSubscriptionParams({
         tenantId,
+        id,
         url,
         eventTypes: events,
         description: body.description ?? null,
-        secret: key,
+        sealedSecret: this.keyring.seal(key, webhookSecretContext(tenantId, id)),
         createdBy: tenant.actor,
       }),
     );
@@ -142,9 +150,14 @@ export class WebhooksService {
   /** A new secret, shown once; the previous one keeps signing for 24 h (ROTATION_OVERLAP). */
   async rotateSecret(tenant: TenantContext, id: string): Promise<WebhookWithSecretView> {
     const key = generateSecretKey();
+    const tenantId = tenant.tenantId;
     const [row] = await this.txHost.tx.query<WebhookRow[]>(
       ROTATE_SECRET_SQL,
-      rotateSecretParams({ tenantId: tenant.tenantId, id, secret: key }),
+      rotateSecretParams({
+        tenantId,
+        id,
+        sealedSecret: this.keyring.seal(key, webhookSecretContext(tenantId, id)),
+      }),
     );
     if (!row) throw WEBHOOK_NOT_FOUND.error(id);
     return { ...toWebhookView(row), secret: formatSecret(key) };

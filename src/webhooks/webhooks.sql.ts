@@ -50,19 +50,29 @@ export const countSubscriptionsParams = (p: { tenantId: string }): unknown[] => 
  * last sequence (replays of the past are what GET /events is for).
  */
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions
-       (tenant_id, url, event_types, description, secret, delivered_sequence, created_by)
-VALUES ($1, $2, $3, $4, $5,
-        COALESCE((SELECT last_sequence FROM event_sequences WHERE tenant_id = $1), 0), $6)
+       (tenant_id, id, url, event_types, description, secret, delivered_sequence, created_by)
+VALUES ($1, $2, $3, $4, $5, $6,
+        COALESCE((SELECT last_sequence FROM event_sequences WHERE tenant_id = $1), 0), $7)
 RETURNING ${WEBHOOK_COLUMNS}`;
 
+/** `id`: chosen before the insert, since the sealed secret is bound to it. */
 export const insertSubscriptionParams = (p: {
   tenantId: string;
+  id: string;
   url: string;
   eventTypes: string[];
   description: string | null;
-  secret: Buffer;
+  sealedSecret: Buffer;
   createdBy: string;
-}): unknown[] => [p.tenantId, p.url, p.eventTypes, p.description, p.secret, p.createdBy];
+}): unknown[] => [
+  p.tenantId,
+  p.id,
+  p.url,
+  p.eventTypes,
+  p.description,
+  p.sealedSecret,
+  p.createdBy,
+];
 
 export const LIST_SUBSCRIPTIONS_SQL = `SELECT ${WEBHOOK_COLUMNS} FROM webhook_subscriptions
  WHERE tenant_id = $1 AND deleted_at IS NULL
@@ -141,8 +151,50 @@ SELECT ${WEBHOOK_COLUMNS} FROM rotated`;
 export const rotateSecretParams = (p: {
   tenantId: string;
   id: string;
+  sealedSecret: Buffer;
+}): unknown[] => [p.tenantId, p.id, p.sealedSecret];
+
+/** A subscription whose secrets are not all under the current key, for secrets:rotate. */
+export interface SecretsToResealRow {
+  id: string;
   secret: Buffer;
-}): unknown[] => [p.tenantId, p.id, p.secret];
+  /** Null when there is none, or when it has expired (it no longer signs: dropped, not re-sealed). */
+  previous_secret: Buffer | null;
+}
+
+/**
+ * The next subscriptions (any, deleted too) with a secret sealed under another key than $2 (the
+ * current key's id: bytes 2 to 9 of a sealed value), locked until the re-sealed values are
+ * written. $1 tenant, $3 how many.
+ */
+export const SECRETS_TO_RESEAL_SQL = `SELECT id, secret,
+       CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
+  FROM webhook_subscriptions
+ WHERE tenant_id = $1
+   AND (substring(secret FROM 2 FOR 8) <> $2
+        OR substring(previous_secret FROM 2 FOR 8) <> $2)
+ ORDER BY id
+ LIMIT $3
+ FOR UPDATE`;
+
+export const secretsToResealParams = (p: {
+  tenantId: string;
+  keyId: Buffer;
+  limit: number;
+}): unknown[] => [p.tenantId, p.keyId, p.limit];
+
+/** The re-sealed secrets of SECRETS_TO_RESEAL_SQL's rows, in one statement. */
+export const RESEAL_SECRETS_SQL = `UPDATE webhook_subscriptions s
+   SET secret = r.secret, previous_secret = r.previous_secret
+  FROM unnest($2::uuid[], $3::bytea[], $4::bytea[]) AS r(id, secret, previous_secret)
+ WHERE s.tenant_id = $1 AND s.id = r.id`;
+
+export const resealSecretsParams = (p: {
+  tenantId: string;
+  ids: string[];
+  secrets: Buffer[];
+  previousSecrets: (Buffer | null)[];
+}): unknown[] => [p.tenantId, p.ids, p.secrets, p.previousSecrets];
 
 /** A webhook_deliveries row as DELIVERIES_PAGE_SQL selects it. */
 export interface DeliveryRow {
@@ -223,6 +275,7 @@ export const lockSubscriptionParams = (p: {
 export interface BatchRow {
   url: string;
   event_types: string[];
+  /** Sealed (webhook-secrets.ts). */
   secret: Buffer;
   previous_secret: Buffer | null;
   delivered_sequence: string;

@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+/** SECRETS_KEY of every test app: one key for the one shared database (32 bytes, base64). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 'test-secrets-key').toString('base64');
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -43,6 +45,7 @@ export async function createTestApp(
     NODE_ENV: 'test',
     DATABASE_URL: appUrl,
     JWT_SECRET: TEST_JWT_SECRET,
+    SECRETS_KEY: TEST_SECRETS_KEY,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_SIZE: '20',

@@ -4,8 +4,10 @@ import {
   ExecutionContext,
   Injectable,
   NestInterceptor,
+  SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
@@ -14,6 +16,8 @@ import { createHash } from 'node:crypto';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import { IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED } from './idempotency.errors';
 import { OutboxService } from '@/platform/outbox/outbox.service';
+import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
+import { idempotencySecretsContext, sealResponse, unsealResponse } from './idempotency-secrets';
 import {
   IDEMPOTENCY_FIND_SQL,
   IDEMPOTENCY_LOCK_SQL,
@@ -22,6 +26,8 @@ import {
 } from '@/platform/idempotency/idempotency.sql';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Metadata: the top-level response fields that carry a secret (Idempotent(secretFields)). */
+const SECRET_FIELDS = 'idempotency:secret-fields';
 /** 1..200 printable ASCII characters (space included, control characters not). */
 const KEY_FORMAT = /^[\x20-\x7e]{1,200}$/;
 
@@ -49,6 +55,8 @@ interface StoredResponse {
   response_status: number;
   /** The response as sent: JSON text kept in a jsonb string, so a replay is byte-identical. */
   response_body: string;
+  /** Its secret fields, sealed (response_body has them as null); null: none. */
+  response_secrets: Buffer | null;
 }
 
 /**
@@ -57,13 +65,16 @@ interface StoredResponse {
  * on (tenant, key) so requests with one key run one after the other; a stored response for the
  * same request is replayed and nothing is created; a stored response for another request is a
  * 422. Otherwise the handler runs and its response is stored in the same transaction, so a
- * failed request (which rolls back) stores nothing and the key can be used again.
+ * failed request (which rolls back) stores nothing and the key can be used again. A route's
+ * secret fields (POST /webhooks' `secret`) are stored sealed with SECRETS_KEY, never in clear.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
+    private readonly keyring: SecretsKeyring,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -82,13 +93,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!tenant) throw new Error('Idempotency requires a tenant request (TenantGuard)');
     const path = (req.originalUrl ?? req.url).split('?')[0];
     const hash = requestHash(req.method, path, req.body);
-    return defer(() => this.run(tenant.tenantId, key, hash, res, next));
+    const secretFields =
+      this.reflector.get<readonly string[] | undefined>(SECRET_FIELDS, context.getHandler()) ?? [];
+    return defer(() => this.run(tenant.tenantId, key, hash, secretFields, res, next));
   }
 
   private async run(
     tenantId: string,
     key: string,
     hash: string,
+    secretFields: readonly string[],
     res: Response,
     next: CallHandler,
   ): Promise<unknown> {
@@ -99,15 +113,28 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (stored.request_hash !== hash) {
         throw IDEMPOTENCY_KEY_REUSED.error();
       }
+      const context = idempotencySecretsContext(tenantId, key);
+      const body = unsealResponse(
+        stored.response_body,
+        stored.response_secrets,
+        this.keyring,
+        context,
+      );
       res.status(stored.response_status);
       res.setHeader('Idempotent-Replayed', 'true');
-      return JSON.parse(stored.response_body) as unknown;
+      return body;
     }
     const body: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
-    const record = { key, hash, status: res.statusCode, body: JSON.stringify(body ?? null) };
+    const { json, secrets } = sealResponse(
+      body,
+      secretFields,
+      this.keyring,
+      idempotencySecretsContext(tenantId, key),
+    );
+    const record = { key, hash, status: res.statusCode, body: json, secrets };
     // Written with the transaction's events, in its last statement (one round trip less).
     if (!this.outbox.deferIdempotencyRecord(record)) {
-      await em.query(IDEMPOTENCY_STORE_SQL, [tenantId, key, hash, record.status, record.body]);
+      await em.query(IDEMPOTENCY_STORE_SQL, [tenantId, key, hash, record.status, json, secrets]);
     }
     return body;
   }
@@ -116,9 +143,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
 /**
  * Makes a creating POST idempotent under the `Idempotency-Key` header (optional) and documents
  * the header. The route must be a tenant route (its transaction is where the key is stored).
+ * `secretFields`: top-level fields of the response that carry a secret, stored sealed.
  */
-export const Idempotent = () =>
+export const Idempotent = (secretFields: readonly string[] = []) =>
   applyDecorators(
+    SetMetadata(SECRET_FIELDS, secretFields),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',

@@ -10,6 +10,9 @@ export const TENANT_SETUP_SQL = `SELECT set_config('app.tenant_id', $1, true),
        set_config('statement_timeout', $3, true),
        EXISTS (SELECT 1 FROM tenants WHERE id = $1::uuid AND active) AS active`;
 
+/** Every tenant, active or not, for work that goes over all of them (secrets:rotate). */
+export const ALL_TENANT_IDS_SQL = `SELECT id FROM tenants ORDER BY id`;
+
 /** Binds the transaction to a tenant for row-level security (transaction-local). $1 tenant id. */
 export const BIND_TENANT_SQL = `SELECT set_config('app.tenant_id', $1, true)`;
 

@@ -88,19 +88,65 @@ describe(loadConfig.name, () => {
     expect(message).toMatch(/LOG_LEVEL/);
   });
 
-  it('refuses production without an external database or a real token key', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://a@b/c' })).toThrow(
-      /JWT_JWKS_URI/,
-    );
+  it('refuses production without an external database, a real token key or SECRETS_KEY', () => {
+    const secretsKey = Buffer.alloc(32, 7).toString('base64');
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', JWT_JWKS_URI: 'https://id.example.com/jwks' }),
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://a@b/c',
+        SECRETS_KEY: secretsKey,
+      }),
+    ).toThrow(/JWT_JWKS_URI/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_JWKS_URI: 'https://id.example.com/jwks',
+        SECRETS_KEY: secretsKey,
+      }),
     ).toThrow(/DATABASE_URL/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://a@b/c',
+        JWT_JWKS_URI: 'https://id.example.com/jwks',
+      }),
+    ).toThrow(/SECRETS_KEY is required/);
     const prod = loadConfig({
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://a@b/c',
       JWT_JWKS_URI: 'https://id.example.com/jwks',
+      SECRETS_KEY: secretsKey,
     });
     expect(prod.seedDemoData).toBe(false);
+    expect(prod.secrets.key).toEqual(Buffer.alloc(32, 7));
+  });
+
+  it('reads SECRETS_KEY and SECRETS_KEY_PREVIOUS as 32 bytes of base64, and refuses the rest', () => {
+    const key = Buffer.alloc(32, 1);
+    const previous = Buffer.alloc(32, 2);
+    expect(loadConfig({}).secrets).toEqual({ key: undefined, previousKey: undefined });
+    expect(
+      loadConfig({
+        SECRETS_KEY: key.toString('base64'),
+        SECRETS_KEY_PREVIOUS: previous.toString('base64url'),
+      }).secrets,
+    ).toEqual({ key, previousKey: previous });
+    expect(() => loadConfig({ SECRETS_KEY: 'c2hvcnQ=' })).toThrow(
+      /SECRETS_KEY=\(redacted\): SECRETS_KEY must be 32 bytes in base64/,
+    );
+    expect(() => loadConfig({ SECRETS_KEY: key.toString('hex') })).not.toThrow(
+      new RegExp(key.toString('hex')),
+    );
+    expect(() => loadConfig({ SECRETS_KEY: key.toString('hex') })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: previous.toString('base64') })).toThrow(
+      /SECRETS_KEY_PREVIOUS is set without SECRETS_KEY/,
+    );
+    expect(() =>
+      loadConfig({
+        SECRETS_KEY: key.toString('base64'),
+        SECRETS_KEY_PREVIOUS: key.toString('base64'),
+      }),
+    ).toThrow(/the same key/);
   });
 
   it('drains for 5 s before shutting down, except in tests', () => {

@@ -17,6 +17,7 @@ import { parseCorsOrigins } from '@/platform/server/cors';
 import type { ServerTimeouts } from '@/platform/server/server-timeouts';
 import { parseTrustedProxies } from '@/platform/server/trusted-proxies';
 import { LOG_FORMATS, LogFormat } from '@/platform/logging/log-format';
+import { parseSecretsKey, SECRETS_KEY_FORMAT } from '@/platform/secrets/secret-box';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -135,6 +136,20 @@ class EnvironmentVariables {
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   JWT_JWKS_URI?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(SECRETS_KEY_FORMAT, {
+    message: 'SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)',
+  })
+  SECRETS_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(SECRETS_KEY_FORMAT, {
+    message: 'SECRETS_KEY_PREVIOUS must be 32 bytes in base64 (openssl rand -base64 32)',
+  })
+  SECRETS_KEY_PREVIOUS?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -295,6 +310,22 @@ export function parseDurationList(text: string): number[] {
   });
 }
 
+/** Keys, even malformed ones, are not repeated into logs. */
+const KEYS = new Set(['JWT_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS']);
+const shown = (name: string, value: string | undefined) =>
+  KEYS.has(name) && value ? '(redacted)' : JSON.stringify(value ?? null);
+
+function parseKey(text: string | undefined, name: string): Buffer | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseSecretsKey(text);
+  } catch {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${name}: must be 32 bytes in base64 (openssl rand -base64 32)`,
+    );
+  }
+}
+
 export type NodeEnv = 'development' | 'test' | 'production';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -332,6 +363,15 @@ export class AppConfig {
     tenantClaim: string;
     /** Seconds a token's exp / nbf / iat may be off from our clock. */
     clockToleranceSec: number;
+  };
+  /**
+   * The keys secrets are sealed with at rest (webhook signing secrets): SECRETS_KEY, else the one
+   * generated into DATA_DIR (never in production); SECRETS_KEY_PREVIOUS still opens what it
+   * sealed, until `npm run secrets:rotate` has re-sealed everything.
+   */
+  readonly secrets: {
+    key?: Buffer;
+    previousKey?: Buffer;
   };
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
@@ -401,7 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) {
     const lines = errors.map(
       (e) =>
-        `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+        `  ${e.property}=${shown(e.property, env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -429,6 +469,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (isProduction && !raw.JWT_SECRET && !raw.JWT_JWKS_URI) {
     throw new ConfigError(
       'Invalid configuration: JWT_JWKS_URI (or JWT_SECRET) is required when NODE_ENV=production; a generated development secret is refused',
+    );
+  }
+  if (isProduction && !raw.SECRETS_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: SECRETS_KEY is required when NODE_ENV=production (openssl rand -base64 32); a generated development key is refused',
+    );
+  }
+  if (raw.SECRETS_KEY_PREVIOUS && !raw.SECRETS_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: SECRETS_KEY_PREVIOUS is set without SECRETS_KEY (the key that replaces it)',
+    );
+  }
+  const secretsKey = parseKey(raw.SECRETS_KEY, 'SECRETS_KEY');
+  const previousSecretsKey = parseKey(raw.SECRETS_KEY_PREVIOUS, 'SECRETS_KEY_PREVIOUS');
+  if (secretsKey && previousSecretsKey?.equals(secretsKey)) {
+    throw new ConfigError(
+      'Invalid configuration: SECRETS_KEY_PREVIOUS is the same key as SECRETS_KEY',
     );
   }
   if (isProduction && !raw.DATABASE_URL) {
@@ -463,6 +520,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tenantClaim: raw.JWT_TENANT_CLAIM,
       clockToleranceSec: raw.JWT_CLOCK_TOLERANCE_SEC,
     },
+    secrets: { key: secretsKey, previousKey: previousSecretsKey },
     logLevel: raw.LOG_LEVEL as LogLevel,
     logFormat: raw.LOG_FORMAT,
     bodyLimit: raw.BODY_LIMIT,

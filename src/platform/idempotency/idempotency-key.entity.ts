@@ -1,12 +1,16 @@
-import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A retried POST with the same Idempotency-Key returns the stored response.
- * Mirrors migrations/1763776800000-InitialSchema.ts and 1764000000000-Housekeeping.ts;
- * test/entities-schema.e2e-spec.ts keeps it so.
+ * Mirrors migrations/1763776800000-InitialSchema.ts, 1764000000000-Housekeeping.ts and
+ * 1765500000000-SecretsAtRest.ts; test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('idempotency_keys')
 @Index('idempotency_keys_created_idx', ['tenantId', 'createdAt'])
+@Check(
+  'idempotency_keys_response_secrets_check',
+  'response_secrets IS NULL OR get_byte(response_secrets, 0) = 1',
+)
 export class IdempotencyKey {
   /** References tenants(id), named by table: platform sits below http/tenancy (no import up). */
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
@@ -24,6 +28,10 @@ export class IdempotencyKey {
 
   @Column({ name: 'response_body', type: 'jsonb' })
   responseBody: unknown;
+
+  /** The response's secret fields, sealed with SECRETS_KEY (response_body has them as null). */
+  @Column({ name: 'response_secrets', type: 'bytea', nullable: true })
+  responseSecrets: Buffer | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -38,6 +38,8 @@ export interface IdempotencyRecord {
   hash: string;
   status: number;
   body: string;
+  /** The response's secret fields, sealed (the body has them as null); null: none. */
+  secrets: Buffer | null;
 }
 
 const PENDING = 'outbox:pending';
@@ -101,7 +103,13 @@ export class OutboxService {
     this.cls.set(PENDING, []);
     this.cls.set(IDEMPOTENCY, undefined);
     const stored = idempotency
-      ? [idempotency.key, idempotency.hash, idempotency.status, idempotency.body]
+      ? [
+          idempotency.key,
+          idempotency.hash,
+          idempotency.status,
+          idempotency.body,
+          idempotency.secrets,
+        ]
       : [];
     if (pending.length === 0) {
       if (idempotency) {

@@ -17,9 +17,11 @@ SELECT $1::uuid, seq.last_sequence - cardinality($3::text[]) + e.ord, e.type, $2
 /**
  * APPEND_EVENTS_SQL and the request's Idempotency-Key record in one statement (one round trip
  * instead of two on every idempotent write). Params: those of APPEND_EVENTS_SQL, then key,
- * request hash, response status, response JSON text (as IDEMPOTENCY_STORE_SQL's $2..$5).
+ * request hash, response status, response JSON text, sealed secret fields or null (as
+ * IDEMPOTENCY_STORE_SQL's $2..$6).
  */
 export const APPEND_EVENTS_AND_IDEMPOTENCY_SQL = `WITH stored AS (
-       INSERT INTO idempotency_keys (tenant_id, key, request_hash, response_status, response_body)
-       VALUES ($1::uuid, $5, $6, $7, to_jsonb($8::text))),
+       INSERT INTO idempotency_keys (tenant_id, key, request_hash, response_status, response_body,
+              response_secrets)
+       VALUES ($1::uuid, $5, $6, $7, to_jsonb($8::text), $9::bytea)),
      ${APPEND_EVENTS_SQL.slice('WITH '.length)}`;
