@@ -86,6 +86,9 @@ export interface MatchRunOptions {
   recordEvents?: boolean;
 }
 
+/** Line and receipt views read per query for the events of a matching run. */
+const VIEWS_PER_QUERY = 500;
+
 /**
  * Matching statement lines to receipts (CONTRACT §11.2; bank-matching.sql.ts): the set-based run
  * that imports, rematches and new receipts start, and the manual match, unmatch and ignore. Every
@@ -198,11 +201,18 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
     const [row] = await em.query<MatchOutcomeRow[]>(matchSql(scope), params);
     await this.realisedChanged(tenant, row.realised_receipts);
     if (options.recordEvents ?? true) {
-      for (const line of await this.bank.linesByIds(tenant, row.matched_lines)) {
-        this.outbox.record('bank-line.matched', line);
+      // In slices: an import can match thousands of lines, and only the events' text is kept.
+      for (let i = 0; i < row.matched_lines.length; i += VIEWS_PER_QUERY) {
+        const ids = row.matched_lines.slice(i, i + VIEWS_PER_QUERY);
+        for (const line of await this.bank.linesByIds(tenant, ids)) {
+          this.outbox.record('bank-line.matched', line);
+        }
       }
-      for (const receipt of await this.receipts.loadByIds(tenant, row.realised_receipts)) {
-        this.outbox.record('receipt.realised', receipt);
+      for (let i = 0; i < row.realised_receipts.length; i += VIEWS_PER_QUERY) {
+        const ids = row.realised_receipts.slice(i, i + VIEWS_PER_QUERY);
+        for (const receipt of await this.receipts.loadByIds(tenant, ids)) {
+          this.outbox.record('receipt.realised', receipt);
+        }
       }
     }
     return {

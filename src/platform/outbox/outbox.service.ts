@@ -29,8 +29,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 interface PendingEvent {
   type: EventType;
-  data: unknown;
+  /** The data as JSON text, made when recorded: thousands of events hold text, not records. */
+  json: string;
 }
+
+/**
+ * Events per INSERT when a transaction wrote many (a statement import realises thousands of
+ * receipts): one statement of them all would hold every event's text again as one parameter.
+ */
+export const EVENTS_PER_STATEMENT = 500;
 
 /** An Idempotency-Key's stored response (IDEMPOTENCY_STORE_SQL's params after the tenant). */
 export interface IdempotencyRecord {
@@ -80,7 +87,7 @@ export class OutboxService {
   record(type: EventType, data: unknown): void {
     const pending = this.cls.get<PendingEvent[] | undefined>(PENDING);
     if (!pending) throw new Error(`outbox: ${type} recorded outside a tenant transaction`);
-    pending.push({ type, data });
+    pending.push({ type, json: JSON.stringify(data) });
   }
 
   /**
@@ -117,16 +124,21 @@ export class OutboxService {
       }
       return [];
     }
-    await this.txHost.tx.query(
-      idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
-      [
-        tenant.tenantId,
-        tenant.actor,
-        pending.map((e) => e.type),
-        pending.map((e) => JSON.stringify(e.data)),
-        ...stored,
-      ],
-    );
+    // Batches in order; the tenant's sequence row, locked by the first, is held to the commit.
+    for (let from = 0; from < pending.length; from += EVENTS_PER_STATEMENT) {
+      const batch = pending.slice(from, from + EVENTS_PER_STATEMENT);
+      const last = from + EVENTS_PER_STATEMENT >= pending.length;
+      await this.txHost.tx.query(
+        last && idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
+        [
+          tenant.tenantId,
+          tenant.actor,
+          batch.map((e) => e.type),
+          batch.map((e) => e.json),
+          ...(last ? stored : []),
+        ],
+      );
+    }
     return pending.map((e) => e.type);
   }
 }
