@@ -38,9 +38,11 @@ export const collectionLockParams = (p: { tenantId: string; currency: string }):
  * Clears `collection` on the tenant's other accounts in the currency (at most one is the
  * collection account); returns the accounts it changed. Params: clearCollectionParams.
  */
-export const CLEAR_COLLECTION_SQL = `UPDATE bank_accounts SET collection = false
- WHERE tenant_id = $1 AND currency = $2 AND collection AND id IS DISTINCT FROM $3::uuid
-RETURNING ${ACCOUNT_COLUMNS}`;
+export const CLEAR_COLLECTION_SQL = `WITH cleared AS (
+  UPDATE bank_accounts SET collection = false
+   WHERE tenant_id = $1 AND currency = $2 AND collection AND id IS DISTINCT FROM $3::uuid
+  RETURNING ${ACCOUNT_COLUMNS})
+SELECT * FROM cleared ORDER BY created_at, id`;
 
 export const clearCollectionParams = (p: {
   tenantId: string;
@@ -49,11 +51,16 @@ export const clearCollectionParams = (p: {
   exceptId: string | null;
 }): unknown[] => [p.tenantId, p.currency, p.exceptId];
 
-/** PATCH: the name and the collection flag; null leaves one as it is. Params: updateAccountParams. */
-export const UPDATE_ACCOUNT_SQL = `UPDATE bank_accounts
-   SET name = coalesce($3, name), collection = coalesce($4, collection)
- WHERE tenant_id = $1 AND id = $2
-RETURNING ${ACCOUNT_COLUMNS}`;
+/**
+ * PATCH: the name and the collection flag; null leaves one as it is (an UPDATE in a WITH, so the
+ * driver answers its rows). Params: updateAccountParams.
+ */
+export const UPDATE_ACCOUNT_SQL = `WITH updated AS (
+  UPDATE bank_accounts
+     SET name = coalesce($3, name), collection = coalesce($4, collection)
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING ${ACCOUNT_COLUMNS})
+SELECT * FROM updated`;
 
 export const updateAccountParams = (p: {
   tenantId: string;

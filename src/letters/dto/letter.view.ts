@@ -1,0 +1,110 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { MoneyView } from '@/common/money/money.view';
+import { DemandMetaView } from '@/demands/dto/demand.view';
+
+export class LetterTenantView {
+  @ApiProperty({
+    description: "The tenant's name, as the letter is signed.",
+    example: 'Acme Homes',
+  })
+  name: string;
+}
+
+export class LetterBookingView {
+  @ApiProperty({ format: 'uuid', example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' })
+  id: string;
+  @ApiProperty({ example: 'BKG/26-27/00031' })
+  bookingNumber: string;
+  @ApiProperty({ format: 'uuid', example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f' })
+  unit: string;
+  @ApiProperty({ example: 'Ananya Iyer' })
+  buyerName: string;
+  @ApiProperty({
+    description: "The agreement's value, or null when the booking has none.",
+    type: MoneyView,
+    nullable: true,
+  })
+  agreementValue: MoneyView | null;
+}
+
+export class LetterPayerView {
+  @ApiProperty({ format: 'uuid', example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a' })
+  payerId: string;
+  @ApiProperty({ enum: ['BUYER', 'CO_BUYER', 'BANK', 'OTHER'], example: 'BANK' })
+  payerType: string;
+}
+
+export class LetterPayToView {
+  @ApiProperty({ example: 'HDFC collections (Skyline Heights)' })
+  name: string;
+  @ApiProperty({
+    description: 'In full: the letter tells payers where to pay (masked everywhere else).',
+    example: '50200012345678',
+  })
+  accountNumber: string;
+  @ApiProperty({ example: 'HDFC0001234', nullable: true, type: String })
+  ifsc: string | null;
+}
+
+/** GET /demands/{id}/letter?format=json (CONTRACT §12.1). */
+export class LetterView {
+  @ApiProperty({ type: LetterTenantView })
+  tenant: LetterTenantView;
+
+  @ApiProperty({ description: 'The letter is as of this date (asOf).', format: 'date' })
+  letterDate: string;
+
+  @ApiProperty({ type: DemandMetaView })
+  demand: DemandMetaView;
+
+  @ApiProperty({ type: LetterBookingView })
+  booking: LetterBookingView;
+
+  @ApiProperty({
+    type: LetterPayerView,
+    nullable: true,
+    description: 'The payer the letter is addressed to; null: every payer of the demand.',
+  })
+  payer: LetterPayerView | null;
+
+  @ApiProperty({
+    type: MoneyView,
+    description: "What this demand still owes at asOf (with payerId: that payer's split).",
+  })
+  thisDemand: MoneyView;
+
+  @ApiProperty({
+    type: MoneyView,
+    description:
+      "What the booking (or the payer) owed at asOf on its other demands due before asOf: the ageing's overdue outstanding (GET /receivables/ageing).",
+  })
+  previousDues: MoneyView;
+
+  @ApiProperty({
+    type: MoneyView,
+    description: 'Interest due at asOf (GET /bookings/{id}/interest, the booking or the payer).',
+  })
+  interestDue: MoneyView;
+
+  @ApiProperty({ type: MoneyView, description: 'thisDemand + previousDues + interestDue.' })
+  totalPayable: MoneyView;
+
+  @ApiProperty({ description: "The demand's due date.", format: 'date', example: '2026-12-15' })
+  dueDate: string;
+
+  @ApiProperty({
+    type: LetterPayToView,
+    nullable: true,
+    description: "The tenant's collection account in its currency; null: pay as agreed.",
+  })
+  payTo: LetterPayToView | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'With an agreementValue of 50,00,000 or more and a payer other than BANK: the reminder to deduct TDS u/s 194-IA.',
+    example: 'Deduct TDS at 1 % u/s 194-IA on this payment and share Form 16B.',
+  })
+  tdsNote: string | null;
+}
