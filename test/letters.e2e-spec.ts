@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { pdfText } from './support/pdf-text';
 import { createBooking, createDemand, get, post, recordReceipt, split } from './support/factories';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 interface Money {
@@ -403,6 +404,376 @@ describe('letters and reminders', () => {
         .get(`/demands/${d.id}/letter?format=json`)
         .set(as(key, { scope: 'receipts:write' }));
       expect(res.status).toBe(403);
+    });
+  });
+
+  const today = () => formatLocalDate(localDateInZone(new Date(), 'Asia/Kolkata'));
+  const addDays = (date: string, days: number) => {
+    const d = new Date(`${date}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + days);
+    return d.toISOString().slice(0, 10);
+  };
+  interface Due {
+    content: {
+      demandSplit: string;
+      demand: string;
+      step: string;
+      daysPastDue: number;
+      pending: Money;
+      interestDue: Money;
+      payerId: string;
+      booking: string;
+    }[];
+    totalElements: number;
+  }
+  const due = async (key: string, asOf?: string): Promise<Due> => {
+    const res = await get(t, key, `/reminders/due?size=500${asOf ? `&asOf=${asOf}` : ''}`);
+    if (res.status !== 200) throw new Error(`due: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Due;
+  };
+  const run = async (key: string, asOf?: string) => {
+    const res = await post(t, key, '/reminders/run', asOf ? { asOf } : {});
+    if (res.status !== 200) throw new Error(`run: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as { runId: string; asOf: string; sent: number; skippedHeld: number };
+  };
+  const sentSteps = async (key: string, demandId: string) => {
+    const res = await get(t, key, `/demands/${demandId}/reminders`);
+    expect(res.status).toBe(200);
+    return (res.body.reminders as { step: string; demandSplit: string }[]).map((r) => r.step);
+  };
+  const reminderEvents = async (key: string) =>
+    (await get(t, key, '/events?type=reminder.due&limit=500')).body.events as {
+      data: { reminder: Due['content'][number]; letter: Letter };
+    }[];
+  /** A booking with one BUYER demand of `amount` due `dueDate` (dated 60 days before). */
+  const owing = async (key: string, dueDate: string, amount = 100000) => {
+    const booking = await createBooking(t, key, { bookingDate: addDays(dueDate, -90) });
+    const demand = await createDemand(t, key, {
+      booking: booking.id,
+      demandDate: addDays(dueDate, -60),
+      dueDate,
+      splits: [split(amount, 'BUYER')],
+    });
+    return { booking, demand };
+  };
+
+  describe('the reminder policy', () => {
+    it('defaults to the five steps; PUT replaces with ETag/If-Match and an event', async () => {
+      const key = await newTenant();
+      const first = await get(t, key, '/tenant/reminder-policy');
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({
+        enabled: true,
+        steps: [
+          { name: 'UPCOMING', offsetDays: -7 },
+          { name: 'DUE', offsetDays: 0 },
+          { name: 'OVERDUE_1', offsetDays: 7 },
+          { name: 'OVERDUE_2', offsetDays: 15 },
+          { name: 'FINAL_NOTICE', offsetDays: 30 },
+        ],
+      });
+      const body = {
+        enabled: true,
+        steps: [
+          { name: 'LATE', offsetDays: 3 },
+          { name: 'EARLY', offsetDays: -3 },
+        ],
+      };
+      const put = await request(t.server)
+        .put('/tenant/reminder-policy')
+        .set(as(key))
+        .set('If-Match', first.headers.etag)
+        .send(body);
+      expect(put.status).toBe(200);
+      expect(put.body.steps.map((s: { name: string }) => s.name)).toEqual(['EARLY', 'LATE']);
+      const stale = await request(t.server)
+        .put('/tenant/reminder-policy')
+        .set(as(key))
+        .set('If-Match', first.headers.etag)
+        .send({ enabled: false, steps: [] });
+      expect(stale.status).toBe(412);
+      const events = (await get(t, key, '/events?type=reminder-policy.updated')).body.events;
+      expect(events).toHaveLength(1);
+    });
+
+    it('refuses duplicate names, offsets out of range, 11 steps; needs tenant-config scopes', async () => {
+      const key = await newTenant();
+      const bad = [
+        {
+          enabled: true,
+          steps: [
+            { name: 'A', offsetDays: 1 },
+            { name: 'A', offsetDays: 2 },
+          ],
+        },
+        { enabled: true, steps: [{ name: 'A', offsetDays: -61 }] },
+        { enabled: true, steps: [{ name: 'A', offsetDays: 366 }] },
+        { enabled: true, steps: [{ name: 'A', offsetDays: 1.5 }] },
+        {
+          enabled: true,
+          steps: Array.from({ length: 11 }, (_, i) => ({ name: `S${i}`, offsetDays: i })),
+        },
+        { enabled: true },
+      ];
+      for (const body of bad) {
+        const res = await request(t.server).put('/tenant/reminder-policy').set(as(key)).send(body);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+      }
+      const read = await request(t.server)
+        .get('/tenant/reminder-policy')
+        .set(as(key, { scope: 'receipts:read' }));
+      expect(read.status).toBe(403);
+      const write = await request(t.server)
+        .put('/tenant/reminder-policy')
+        .set(as(key, { scope: 'tenant-config:read' }))
+        .send({ enabled: false, steps: [] });
+      expect(write.status).toBe(403);
+    });
+  });
+
+  describe('reminders', () => {
+    it('sends only the latest step reached, skipping the missed ones; never again', async () => {
+      const key = await newTenant();
+      const now = today();
+      const { demand } = await owing(key, addDays(now, -16));
+      // At due + 9: UPCOMING, DUE and OVERDUE_1 reached; only OVERDUE_1 is due.
+      const early = await due(key, addDays(now, -7));
+      expect(early.content.map((c) => c.step)).toEqual(['OVERDUE_1']);
+      expect(early.content[0].daysPastDue).toBe(9);
+      expect(early.content[0].pending.amount).toBe(100000);
+      const first = await run(key, addDays(now, -7));
+      expect(first.sent).toBe(1);
+      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1']);
+      expect((await run(key, addDays(now, -7))).sent).toBe(0);
+      // Today (due + 16): OVERDUE_2.
+      expect((await due(key)).content.map((c) => c.step)).toEqual(['OVERDUE_2']);
+      expect((await run(key)).sent).toBe(1);
+      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+      expect((await run(key)).sent).toBe(0);
+      expect((await due(key)).totalElements).toBe(0);
+      // Projected: FINAL_NOTICE at due + 30.
+      expect((await due(key, addDays(now, 14))).content.map((c) => c.step)).toEqual([
+        'FINAL_NOTICE',
+      ]);
+      const events = await reminderEvents(key);
+      expect(events.map((e) => e.data.reminder.step)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+    });
+
+    it('the UPCOMING step is due before the due date; nothing for paid, cancelled or far-off splits', async () => {
+      const key = await newTenant();
+      const now = today();
+      const soon = await owing(key, addDays(now, 5));
+      const paid = await owing(key, addDays(now, -1));
+      await recordReceipt(t, key, {
+        demandSplit: paid.demand.splits[0].id,
+        amount: 100000,
+        receivedDate: now,
+      });
+      const cancelled = await owing(key, addDays(now, -1));
+      expect(
+        (await post(t, key, `/demands/${cancelled.demand.id}/cancel`, { reason: 'x' })).status,
+      ).toBe(200);
+      await owing(key, addDays(now, 30));
+      const list = await due(key);
+      expect(list.content.map((c) => [c.demand, c.step, c.daysPastDue])).toEqual([
+        [soon.demand.id, 'UPCOMING', -5],
+      ]);
+      // A receipt dated after asOf has not paid at asOf.
+      expect((await due(key, addDays(now, -1))).content.map((c) => c.demand)).toContain(
+        paid.demand.id,
+      );
+    });
+
+    it('a disabled policy has nothing due', async () => {
+      const key = await newTenant();
+      await owing(key, addDays(today(), -3));
+      expect((await due(key)).totalElements).toBe(1);
+      const res = await request(t.server)
+        .put('/tenant/reminder-policy')
+        .set(as(key))
+        .send({ enabled: false, steps: [{ name: 'DUE', offsetDays: 0 }] });
+      expect(res.status).toBe(200);
+      expect((await due(key)).totalElements).toBe(0);
+      expect((await run(key)).sent).toBe(0);
+    });
+
+    it("each reminder.due event carries the due entry and that payer's letter (as GET shows it)", async () => {
+      const key = await newTenant();
+      await account(key, { collection: true });
+      const now = today();
+      const { demand, booking } = await owing(key, addDays(now, -8), 250000.75);
+      const older = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: addDays(now, -90),
+        dueDate: addDays(now, -40),
+        splits: [{ payerType: 'BUYER', payerId: demand.splits[0].payerId, amount: 1000 }],
+      });
+      await recordReceipt(t, key, {
+        demandSplit: older.splits[0].id,
+        amount: 1000,
+        receivedDate: now,
+      });
+      // The older demand is paid now, so only the current one is due.
+      const listed = (await due(key)).content;
+      expect(listed).toHaveLength(1);
+      expect((await run(key)).sent).toBe(1);
+      const [event] = await reminderEvents(key);
+      expect(event.data.reminder).toEqual(listed[0]);
+      const letterNow = await letter(
+        key,
+        demand.id,
+        `&asOf=${now}&payerId=${demand.splits[0].payerId}`,
+      );
+      expect(event.data.letter).toEqual(letterNow);
+      expect(event.data.letter.thisDemand.amount).toBe(250000.75);
+      expect(event.data.letter.payTo?.accountNumber).toMatch(/^5020\d{10}$/);
+    });
+
+    it('two runs at once send each reminder once', async () => {
+      const key = await newTenant();
+      const now = today();
+      for (let i = 0; i < 12; i++) await owing(key, addDays(now, -(i % 40)));
+      const expected = (await due(key)).totalElements;
+      expect(expected).toBe(12);
+      const results = await Promise.all([run(key), run(key), run(key)]);
+      expect(results.reduce((a, r) => a + r.sent, 0)).toBe(expected);
+      const events = await reminderEvents(key);
+      expect(events).toHaveLength(expected);
+      expect(new Set(events.map((e) => e.data.reminder.demandSplit)).size).toBe(expected);
+      expect((await due(key)).totalElements).toBe(0);
+    });
+
+    it('the unique key per split and step refuses a second row even outside a run', async () => {
+      // The backstop the runs rely on: the constraint itself, as the database has it.
+      const key = await newTenant();
+      const { demand } = await owing(key, addDays(today(), -1));
+      expect((await run(key)).sent).toBe(1);
+      const owner = await ownerDataSource(t.ownerUrl);
+      try {
+        await expect(
+          owner.query(
+            `INSERT INTO reminders (tenant_id, demand_split_id, demand_id, step, status, as_of, run_id)
+             SELECT tenant_id, demand_split_id, demand_id, step, 'SENT', as_of, gen_random_uuid()
+               FROM reminders WHERE demand_id = $1`,
+            [demand.id],
+          ),
+        ).rejects.toThrow(/reminders_split_step_key/);
+      } finally {
+        await owner.destroy();
+      }
+    });
+
+    it('a hold keeps reminders back (skippedHeld); ending it still covers today, not tomorrow', async () => {
+      const key = await newTenant();
+      const now = today();
+      const held = await owing(key, addDays(now, -2));
+      const free = await owing(key, addDays(now, -2));
+      const hold = await post(t, key, `/bookings/${held.booking.id}/collection-holds`, {
+        reason: 'Disputes the slab demand',
+      });
+      expect(hold.status).toBe(201);
+      expect(hold.body).toMatchObject({
+        booking: held.booking.id,
+        reason: 'Disputes the slab demand',
+        from: now,
+        until: null,
+        createdBy: 'tester',
+      });
+      const again = await post(t, key, `/bookings/${held.booking.id}/collection-holds`, {
+        reason: 'again',
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('HOLD_ACTIVE');
+      expect((await due(key)).content.map((c) => c.booking)).toEqual([free.booking.id]);
+      const r = await run(key);
+      expect(r).toMatchObject({ sent: 1, skippedHeld: 1 });
+
+      const ended = await request(t.server)
+        .delete(`/bookings/${held.booking.id}/collection-holds/${hold.body.id}`)
+        .set(as(key));
+      expect(ended.status).toBe(200);
+      expect(ended.body.until).toBe(now);
+      expect((await run(key)).skippedHeld).toBe(1);
+      expect((await due(key, addDays(now, 1))).content.map((c) => c.booking)).toEqual([
+        held.booking.id,
+      ]);
+      const twice = await request(t.server)
+        .delete(`/bookings/${held.booking.id}/collection-holds/${hold.body.id}`)
+        .set(as(key));
+      expect(twice.status).toBe(409);
+      expect(twice.body.code).toBe('HOLD_ENDED');
+      // A new hold at once; one with until before today is refused.
+      expect(
+        (await post(t, key, `/bookings/${held.booking.id}/collection-holds`, { reason: 'new' }))
+          .status,
+      ).toBe(201);
+      const past = await post(t, key, `/bookings/${free.booking.id}/collection-holds`, {
+        reason: 'x',
+        until: addDays(now, -1),
+      });
+      expect(past.status).toBe(400);
+      const types = (await get(t, key, '/events?limit=500')).body.events.map(
+        (e: { type: string }) => e.type,
+      );
+      expect(types.filter((x: string) => x.startsWith('collection-hold.'))).toEqual([
+        'collection-hold.created',
+        'collection-hold.ended',
+        'collection-hold.created',
+      ]);
+    });
+
+    it('a run: asOf after today 400; Idempotency-Key replays; bad due parameters 400', async () => {
+      const key = await newTenant();
+      await owing(key, addDays(today(), -1));
+      const future = await post(t, key, '/reminders/run', { asOf: addDays(today(), 1) });
+      expect(future.status).toBe(400);
+      expect(future.body.errors[0].field).toBe('asOf');
+      const idem = randomUUID();
+      const a = await post(t, key, '/reminders/run', {}, { idempotencyKey: idem });
+      const b = await post(t, key, '/reminders/run', {}, { idempotencyKey: idem });
+      expect(a.status).toBe(200);
+      expect(b.body).toEqual(a.body);
+      expect(a.body.sent).toBe(1);
+      for (const q of ['asOf=2026-13-01', 'page=-1', 'size=501', 'sort=dueDate']) {
+        expect((await get(t, key, `/reminders/due?${q}`)).status).toBe(400);
+      }
+    });
+
+    it('cross-tenant: another tenant sees none, its demand and booking are 404; scopes are enforced', async () => {
+      const key = await newTenant();
+      const other = await newTenant();
+      const { demand, booking } = await owing(key, addDays(today(), -1));
+      expect((await due(other)).totalElements).toBe(0);
+      expect((await run(other)).sent).toBe(0);
+      expect((await run(key)).sent).toBe(1);
+      expect(await reminderEvents(other)).toHaveLength(0);
+      expect((await get(t, other, `/demands/${demand.id}/reminders`)).status).toBe(404);
+      expect(
+        (await post(t, other, `/bookings/${booking.id}/collection-holds`, { reason: 'x' })).status,
+      ).toBe(404);
+      const hold = await post(t, key, `/bookings/${booking.id}/collection-holds`, { reason: 'x' });
+      const end = await request(t.server)
+        .delete(`/bookings/${booking.id}/collection-holds/${hold.body.id}`)
+        .set(as(other));
+      expect(end.status).toBe(404);
+      const readOnly = as(key, { scope: 'receipts:read' });
+      expect((await request(t.server).post('/reminders/run').set(readOnly).send({})).status).toBe(
+        403,
+      );
+      expect(
+        (
+          await request(t.server)
+            .post(`/bookings/${booking.id}/collection-holds`)
+            .set(readOnly)
+            .send({ reason: 'x' })
+        ).status,
+      ).toBe(403);
+      const writeOnly = as(key, { scope: 'receipts:write' });
+      expect((await request(t.server).get('/reminders/due').set(writeOnly)).status).toBe(403);
+      expect(
+        (await request(t.server).get(`/demands/${demand.id}/reminders`).set(writeOnly)).status,
+      ).toBe(403);
     });
   });
 });

@@ -68,8 +68,16 @@ export function letterFigures(input: LetterInput): LetterFigures {
 
 /** The letter as the API (and the reminder.due event) shows it. */
 export function composeLetter(input: LetterInput, tenant: TenantContext): LetterView {
+  return letterView(input, letterFigures(input), tenant);
+}
+
+/** The letter of figures already summed (a reminder run has them from its own statement). */
+export function letterView(
+  input: Omit<LetterInput, 'owed' | 'interestDue'>,
+  f: LetterFigures,
+  tenant: TenantContext,
+): LetterView {
   const money = (v: Decimal | string): Money => toMoney(v, tenant.currency, tenant.locale);
-  const f = letterFigures(input);
   const agreement = input.booking.agreementValue;
   const tds =
     agreement !== null &&

@@ -7,6 +7,9 @@ import { InterestModule } from '@/interest/interest.module';
 import { ReceivablesModule } from '@/receivables/receivables.module';
 import { LettersController } from './letters.controller';
 import { LettersService } from './letters.service';
+import { HoldsService } from './holds.service';
+import { RemindersController } from './reminders.controller';
+import { RemindersService } from './reminders.service';
 
 /**
  * What the buyer receives (docs/letters.md): demand letters from the figures of receivables and
@@ -21,8 +24,8 @@ import { LettersService } from './letters.service';
     BankModule,
     DocumentsModule,
   ],
-  controllers: [LettersController],
-  providers: [LettersService],
+  controllers: [LettersController, RemindersController],
+  providers: [LettersService, RemindersService, HoldsService],
   exports: [LettersService],
 })
 export class LettersModule {}
