@@ -32,6 +32,8 @@ export class Letters1765530000000 implements MigrationInterface {
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE bookings ADD COLUMN agreement_value numeric(18,2)
       CONSTRAINT bookings_agreement_value_check CHECK (agreement_value > 0)`);
+    // The demo seed values its bookings after writing them (set-based, from their demands).
+    await q.query(`GRANT UPDATE (agreement_value) ON bookings TO finance_app`);
     await q.query(`ALTER TABLE bank_accounts ADD COLUMN collection boolean NOT NULL DEFAULT false`);
     await q.query(`CREATE UNIQUE INDEX bank_accounts_collection_key
       ON bank_accounts (tenant_id, currency) WHERE collection`);
@@ -115,6 +117,7 @@ export class Letters1765530000000 implements MigrationInterface {
     await q.query(`GRANT UPDATE ON bank_accounts TO finance_app`);
     await q.query(`DROP INDEX bank_accounts_collection_key`);
     await q.query(`ALTER TABLE bank_accounts DROP COLUMN collection`);
+    await q.query(`REVOKE UPDATE (agreement_value) ON bookings FROM finance_app`);
     await q.query(`ALTER TABLE bookings DROP COLUMN agreement_value`);
   }
 

@@ -13,7 +13,8 @@ import { uuidPipe } from '@/http/errors/uuid.pipe';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
-import { LetterView } from './dto/letter.view';
+import { MoneyView } from '@/common/money/money.view';
+import { LetterPayerView, LetterPayToView, LetterView } from './dto/letter.view';
 import {
   LETTER_DEMAND_CANCELLED,
   LETTER_PAYER_NOT_FOUND,
@@ -23,7 +24,7 @@ import { LETTER_FORMATS, RawLetterQuery } from './letters-query';
 import { LettersService } from './letters.service';
 
 @ApiTags('letters')
-@ApiExtraModels(LetterView)
+@ApiExtraModels(LetterView, LetterPayerView, LetterPayToView, MoneyView)
 @Controller('demands')
 export class LettersController {
   constructor(private readonly letters: LettersService) {}

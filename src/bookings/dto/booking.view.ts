@@ -1,5 +1,5 @@
 import type { BookingRow } from '@/bookings/bookings.sql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenant-context';
@@ -36,8 +36,11 @@ export class BookingView {
   bookingDate: string;
   @ApiProperty({
     description: "The agreement's value, or null when it was not given.",
-    type: MoneyView,
-    nullable: true,
+    oneOf: [
+      { $ref: getSchemaPath(MoneyView) },
+      { type: 'object', nullable: true, enum: [null], description: 'Not given.' },
+    ],
+    example: null,
   })
   agreementValue: MoneyView | null;
   @ApiProperty({ description: 'Booking status.', enum: ['ACTIVE', 'CANCELLED'], example: 'ACTIVE' })

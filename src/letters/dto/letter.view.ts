@@ -1,4 +1,12 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+
+/** A $ref that may be null (a sibling `nullable` of a $ref is ignored in OpenAPI 3.0). */
+const orNull = (model: () => unknown, description: string) => ({
+  oneOf: [
+    { $ref: getSchemaPath(model() as never) },
+    { type: 'object' as const, nullable: true, enum: [null], description },
+  ],
+});
 import { MoneyView } from '@/common/money/money.view';
 import { DemandMetaView } from '@/demands/dto/demand.view';
 
@@ -21,8 +29,7 @@ export class LetterBookingView {
   buyerName: string;
   @ApiProperty({
     description: "The agreement's value, or null when the booking has none.",
-    type: MoneyView,
-    nullable: true,
+    ...orNull(() => MoneyView, 'No agreement value.'),
   })
   agreementValue: MoneyView | null;
 }
@@ -61,9 +68,8 @@ export class LetterView {
   booking: LetterBookingView;
 
   @ApiProperty({
-    type: LetterPayerView,
-    nullable: true,
     description: 'The payer the letter is addressed to; null: every payer of the demand.',
+    ...orNull(() => LetterPayerView, 'Every payer.'),
   })
   payer: LetterPayerView | null;
 
@@ -93,9 +99,8 @@ export class LetterView {
   dueDate: string;
 
   @ApiProperty({
-    type: LetterPayToView,
-    nullable: true,
     description: "The tenant's collection account in its currency; null: pay as agreed.",
+    ...orNull(() => LetterPayToView, 'No collection account: as agreed.'),
   })
   payTo: LetterPayToView | null;
 
