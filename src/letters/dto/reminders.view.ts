@@ -4,14 +4,14 @@ import { PageMetaView } from '@/search/search-page';
 import { LetterView } from './letter.view';
 
 export class ReminderStepView {
-  @ApiProperty({ example: 'OVERDUE_1' })
+  @ApiProperty({ description: 'Unique in the policy.', example: 'OVERDUE_1' })
   name: string;
   @ApiProperty({ example: 7, description: 'Days from the due date (negative: before it).' })
   offsetDays: number;
 }
 
 export class ReminderPolicyView {
-  @ApiProperty({ example: true })
+  @ApiProperty({ description: 'false: no reminder is due.', example: true })
   enabled: boolean;
   @ApiProperty({ type: [ReminderStepView], description: 'In offset order.' })
   steps: ReminderStepView[];
@@ -19,23 +19,43 @@ export class ReminderPolicyView {
 
 /** One reminder due (GET /reminders/due), and the `reminder` of a reminder.due event. */
 export class DueReminderView {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'The split reminded.',
+    format: 'uuid',
+    example: '3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c',
+  })
   demandSplit: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'Its demand.',
+    format: 'uuid',
+    example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  })
   demand: string;
-  @ApiProperty({ example: 'DMD/26-27/00012' })
+  @ApiProperty({ description: "The demand's number.", example: 'DMD/26-27/00012' })
   demandNumber: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'Its booking.',
+    format: 'uuid',
+    example: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  })
   booking: string;
-  @ApiProperty({ example: 'BKG/26-27/00031' })
+  @ApiProperty({ description: "The booking's number.", example: 'BKG/26-27/00031' })
   bookingNumber: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'Who is reminded.',
+    format: 'uuid',
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
   payerId: string;
-  @ApiProperty({ enum: ['BUYER', 'CO_BUYER', 'BANK', 'OTHER'], example: 'BUYER' })
+  @ApiProperty({
+    description: 'The payer type.',
+    enum: ['BUYER', 'CO_BUYER', 'BANK', 'OTHER'],
+    example: 'BUYER',
+  })
   payerType: string;
   @ApiProperty({ example: 'OVERDUE_1', description: "The policy's step that is due." })
   step: string;
-  @ApiProperty({ format: 'date', example: '2026-11-15' })
+  @ApiProperty({ description: "The demand's due date.", format: 'date', example: '2026-11-15' })
   dueDate: string;
   @ApiProperty({ example: 7, description: 'asOf - dueDate (negative before the due date).' })
   daysPastDue: number;
@@ -49,14 +69,22 @@ export class DueReminderView {
 }
 
 export class DueRemindersPage extends PageMetaView {
-  @ApiProperty({ type: [DueReminderView] })
+  @ApiProperty({ type: [DueReminderView], description: 'By due date, then split.' })
   content: DueReminderView[];
 }
 
 export class ReminderRunView {
-  @ApiProperty({ format: 'uuid', description: 'This run (on each reminder it sent).' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'This run (on each reminder it sent).',
+    example: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+  })
   runId: string;
-  @ApiProperty({ format: 'date', example: '2026-11-26' })
+  @ApiProperty({
+    description: 'The business date it ran on.',
+    format: 'date',
+    example: '2026-11-26',
+  })
   asOf: string;
   @ApiProperty({ example: 42, description: 'Reminders recorded as sent (one event each).' })
   sent: number;
@@ -76,17 +104,37 @@ export class ReminderDueEventView {
 }
 
 export class SentReminderView {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'The split reminded.',
+    format: 'uuid',
+    example: '3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c',
+  })
   demandSplit: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'Its payer.',
+    format: 'uuid',
+    example: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  })
   payerId: string;
-  @ApiProperty({ example: 'DUE' })
+  @ApiProperty({ description: "The policy's step sent.", example: 'DUE' })
   step: string;
-  @ApiProperty({ format: 'date', description: 'The business date of the run that sent it.' })
+  @ApiProperty({
+    format: 'date',
+    description: 'The business date of the run that sent it.',
+    example: '2026-11-26',
+  })
   asOf: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({
+    description: 'When it was recorded (UTC).',
+    format: 'date-time',
+    example: '2026-11-26T04:30:00.123Z',
+  })
   sentAt: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    description: 'The run that sent it.',
+    format: 'uuid',
+    example: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+  })
   runId: string;
 }
 
