@@ -14,6 +14,9 @@ const LAYERS = [
   ['cli'],
   ['app'],
   ['seed'],
+  // Demand letters and reminders: the figures of receivables and interest, the collection account
+  // of bank, printed by documents; the demo seed gives its tenants holds and reminders.
+  ['letters'],
   // The statement of account: its own ledger statement, interest's figures, printed by documents
   // and written by exports' XLSX writer, so it sits above all three.
   ['statements'],

@@ -42,6 +42,7 @@ import { ReceivablesModule } from '@/receivables/receivables.module';
 import { InterestModule } from '@/interest/interest.module';
 import { BankModule } from '@/bank/bank.module';
 import { StatementsModule } from '@/statements/statements.module';
+import { LettersModule } from '@/letters/letters.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -106,6 +107,7 @@ export class AppModule {
         InterestModule,
         BankModule,
         StatementsModule,
+        LettersModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -21,6 +21,7 @@ const ROOMS = [
   'housekeeping',
   'http',
   'interest',
+  'letters',
   'numbering',
   'payments',
   'platform',

@@ -16,6 +16,9 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 import { InterestPolicy } from '@/interest/interest-policy.entity';
 import { InterestPolicyHistory } from '@/interest/interest-policy-history.entity';
 import { InterestWaiver } from '@/interest/interest-waiver.entity';
+import { CollectionHold } from '@/letters/collection-hold.entity';
+import { Reminder } from '@/letters/reminder.entity';
+import { ReminderPolicy } from '@/letters/reminder-policy.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
@@ -37,4 +40,7 @@ export const ENTITIES = [
   BankLine,
   BankLineMatch,
   BankLineHistory,
+  ReminderPolicy,
+  CollectionHold,
+  Reminder,
 ];

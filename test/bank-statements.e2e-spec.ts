@@ -152,6 +152,7 @@ describe('bank accounts and statement import', () => {
         accountNumber: 'XXXXXXXXXX5678',
         ifsc: 'HDFC0001234',
         currency: 'INR',
+        collection: false,
         created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       const [stored] = await db.query<{ account_number: string }[]>(

@@ -35,6 +35,9 @@ const DISTRIBUTION_ORDER = [
   'bank_lines',
   'bank_line_matches',
   'bank_line_history',
+  'reminder_policies',
+  'collection_holds',
+  'reminders',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 
@@ -62,7 +65,10 @@ const EXCLUDED = [
 const IDENTITY_AND_SERIAL = ['webhook_deliveries.id: bigint GENERATED ALWAYS AS IDENTITY'];
 
 /** Unique indexes that are partial or on expressions, on tenant-owned tables (reported). */
-const PARTIAL_OR_EXPRESSION_UNIQUE: string[] = [];
+const PARTIAL_OR_EXPRESSION_UNIQUE: string[] = [
+  // One collection account per tenant and currency: tenant_id leads, so each shard enforces it.
+  'CREATE UNIQUE INDEX bank_accounts_collection_key ON public.bank_accounts USING btree (tenant_id, currency) WHERE collection',
+];
 
 interface TableRow {
   schema: string;

@@ -436,4 +436,34 @@ describe('demo seed', () => {
     const mine = await request(t.server).get(`/bank-accounts/${account}`).set(as(other));
     expect(mine.status).toBe(404);
   });
+
+  it('gives letters a collection account, agreement values, a held booking and reminders due today', async () => {
+    const accounts = (await request(t.server).get('/bank-accounts').set(as(key))).body.accounts;
+    expect(accounts.map((a: { collection: boolean }) => a.collection)).toEqual([true]);
+    const [{ valued, bookings }] = await db.query<{ valued: number; bookings: number }[]>(
+      `SELECT count(agreement_value)::int AS valued, count(*)::int AS bookings
+         FROM bookings WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    expect(valued).toBeGreaterThan(bookings / 2);
+    const holds = await db.query<{ booking_id: string }[]>(
+      `SELECT booking_id FROM collection_holds
+        WHERE tenant_id = $1 AND ended_at IS NULL AND from_date = $2::date`,
+      [tenantId, today],
+    );
+    expect(holds).toHaveLength(1);
+    const due = await request(t.server).get('/reminders/due?size=500').set(as(key));
+    expect(due.status).toBe(200);
+    expect(due.body.totalElements).toBeGreaterThan(0);
+    const first = due.body.content[0] as { demand: string; payerId: string };
+    const letter = await request(t.server)
+      .get(`/demands/${first.demand}/letter?format=json&payerId=${first.payerId}`)
+      .set(as(key));
+    expect(letter.status).toBe(200);
+    expect(letter.body.payTo.accountNumber).toMatch(/^5020\d{10}$/);
+    const run = await request(t.server).post('/reminders/run').set(as(key)).send({});
+    expect(run.status).toBe(200);
+    expect(run.body.sent).toBe(due.body.totalElements);
+    expect(run.body.skippedHeld).toBeGreaterThanOrEqual(1);
+  });
 });

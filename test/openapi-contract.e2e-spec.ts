@@ -547,6 +547,101 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call(rematch, rematchAs(other))).status).toBe(404);
   });
 
+  it('letters, reminders, holds and the collection account: successes and errors', async () => {
+    const created = await http()
+      .post('/bank-accounts')
+      .set(as(tenant))
+      .send({ name: 'Collections', accountNumber: '912010012345', currency: 'INR' });
+    expect(created.status).toBe(201);
+    const accountPath = `/bank-accounts/${(created.body as { id: string }).id}`;
+    const patch = 'PATCH /bank-accounts/{id}';
+    expect(
+      (await call(patch, http().patch(accountPath).set(as(tenant)).send({ collection: true })))
+        .status,
+    ).toBe(200);
+    expect((await call(patch, http().patch(accountPath).set(as(other)).send({}))).status).toBe(404);
+    const demand = await createDemand(t, tenant, {
+      demandDate: '2026-10-01',
+      dueDate: '2026-11-01',
+    });
+    const letter = 'GET /demands/{id}/letter';
+    const letterPath = `/demands/${demand.id}/letter`;
+    expect(
+      (await call(letter, http().get(`${letterPath}?format=json`).set(as(tenant)))).status,
+    ).toBe(200);
+    const pdf = http().get(letterPath).set(as(tenant)).buffer(true);
+    expect((await call(letter, pdf)).status).toBe(200);
+    expect((await call(letter, http().get(`${letterPath}?format=x`).set(as(tenant)))).status).toBe(
+      400,
+    );
+    expect((await call(letter, http().get(letterPath).set(as(other)))).status).toBe(404);
+
+    const policy = await call(
+      'GET /tenant/reminder-policy',
+      http().get('/tenant/reminder-policy').set(as(tenant)),
+    );
+    expect(policy.status).toBe(200);
+    expect(
+      (await call('GET /tenant/reminder-policy', http().get('/tenant/reminder-policy'))).status,
+    ).toBe(401);
+    const put = 'PUT /tenant/reminder-policy';
+    expect(
+      (await call(put, http().put('/tenant/reminder-policy').set(as(tenant)).send(policy.body)))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          put,
+          http().put('/tenant/reminder-policy').set(as(tenant)).send({ enabled: true }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(
+          put,
+          http()
+            .put('/tenant/reminder-policy')
+            .set(as(tenant))
+            .set('If-Match', '"x"')
+            .send(policy.body),
+        )
+      ).status,
+    ).toBe(412);
+
+    const due = 'GET /reminders/due';
+    expect((await call(due, http().get('/reminders/due').set(as(tenant)))).status).toBe(200);
+    expect((await call(due, http().get('/reminders/due?size=0').set(as(tenant)))).status).toBe(400);
+    const run = 'POST /reminders/run';
+    expect((await call(run, http().post('/reminders/run').set(as(tenant)).send({}))).status).toBe(
+      200,
+    );
+    expect(
+      (await call(run, http().post('/reminders/run').set(as(tenant)).send({ asOf: '2999-01-01' })))
+        .status,
+    ).toBe(400);
+    const sent = 'GET /demands/{id}/reminders';
+    expect(
+      (await call(sent, http().get(`/demands/${demand.id}/reminders`).set(as(tenant)))).status,
+    ).toBe(200);
+    expect(
+      (await call(sent, http().get(`/demands/${demand.id}/reminders`).set(as(other)))).status,
+    ).toBe(404);
+
+    const holds = `/bookings/${demand.booking}/collection-holds`;
+    const create = 'POST /bookings/{id}/collection-holds';
+    const hold = await call(create, http().post(holds).set(as(tenant)).send({ reason: 'Dispute' }));
+    expect(hold.status).toBe(201);
+    expect(
+      (await call(create, http().post(holds).set(as(tenant)).send({ reason: 'Again' }))).status,
+    ).toBe(409);
+    const end = 'DELETE /bookings/{id}/collection-holds/{holdId}';
+    const holdPath = `${holds}/${(hold.body as { id: string }).id}`;
+    expect((await call(end, http().delete(holdPath).set(as(tenant)))).status).toBe(200);
+    expect((await call(end, http().delete(holdPath).set(as(tenant)))).status).toBe(409);
+  });
+
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {
     expect(
       (

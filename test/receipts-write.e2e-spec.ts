@@ -55,6 +55,7 @@ describe('write side: bookings, demands, receipts', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(UUID),
+        agreementValue: null,
         bookingNumber: expect.stringMatching(/^BKG\/26-27\/\d{5}$/),
         unit: body.unit,
         buyerName: 'Rohan Mehta',

@@ -11,7 +11,8 @@ import {
 import { Tenant } from '@/http/tenancy/tenant.entity';
 
 /**
- * A tenant's bank account. Mirrors migrations/1765200000000-BankStatements.ts;
+ * A tenant's bank account. Mirrors migrations/1765200000000-BankStatements.ts and
+ * 1765530000000-Letters.ts;
  * test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('bank_accounts')
@@ -21,6 +22,10 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Check('bank_accounts_ifsc_check', `ifsc ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`)
 @Check('bank_accounts_currency_check', `currency ~ '^[A-Z]{3}$'`)
 @Index('bank_accounts_list_idx', ['tenantId', 'createdAt', 'id'])
+@Index('bank_accounts_collection_key', ['tenantId', 'currency'], {
+  unique: true,
+  where: 'collection',
+})
 export class BankAccount {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'bank_accounts_tenant_id_fkey' })
@@ -42,6 +47,10 @@ export class BankAccount {
 
   @Column({ type: 'text' })
   currency: string;
+
+  /** The account buyers pay into: at most one per tenant and currency. */
+  @Column({ type: 'boolean', default: false })
+  collection: boolean;
 
   /** The sequence of the account's last line; bigint as text. */
   @Column({ name: 'last_line_sequence', type: 'bigint', default: 0 })

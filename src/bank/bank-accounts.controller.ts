@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { TenantContext } from '@/common/tenant-context';
 import { ApiCursorQuery } from '@/http/cursor-query';
@@ -13,6 +13,7 @@ import { BankService, LINES_LIMITS, LinesQuery } from './bank.service';
 import { BankAccountList, BankAccountView } from './dto/bank-account.view';
 import { BankLinePage, LINE_STATUSES } from './dto/bank-line.view';
 import { CreateBankAccountRequest } from './dto/create-bank-account.request';
+import { UpdateBankAccountRequest } from './dto/update-bank-account.request';
 
 @ApiTags('bank')
 @Controller('bank-accounts')
@@ -27,7 +28,7 @@ export class BankAccountsController {
   @Route({
     summary: 'Add a bank account of the tenant.',
     description:
-      'Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters. The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. Writes the event bank-account.created.',
+      'Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters (a demand letter prints the collection account in full). The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. collection: true makes it the account buyers pay into, clearing the flag on the other account in the currency (bank-account.updated). Writes the event bank-account.created.',
     scopes: ['bank:write'],
     problems: [BANK_ACCOUNT_EXISTS],
     idempotent: true,
@@ -79,6 +80,30 @@ export class BankAccountsController {
     @Param('id', uuidPipe('id')) id: string,
   ): Promise<BankAccountView> {
     return this.bank.findOne(tenant, id);
+  }
+
+  @Patch(':id')
+  @Route({
+    summary: 'Rename a bank account, or make it (or stop it being) the collection account.',
+    description:
+      "Body: name and/or collection. A tenant has at most one collection account per currency: setting collection on this account clears it on the other (each change is a bank-account.updated event). The account number and currency never change. Another tenant's account is 404.",
+    scopes: ['bank:write'],
+    problems: [BANK_ACCOUNT_NOT_FOUND],
+  })
+  @ApiIdParam('Bank account id.')
+  @ApiBody({
+    type: UpdateBankAccountRequest,
+    examples: {
+      collection: { summary: 'Make it the collection account', value: { collection: true } },
+    },
+  })
+  @ApiOkResponse({ type: BankAccountView })
+  update(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+    @Body() body: UpdateBankAccountRequest,
+  ): Promise<BankAccountView> {
+    return this.bank.update(tenant, id, body);
   }
 
   @Get(':id/lines')

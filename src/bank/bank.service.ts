@@ -13,6 +13,14 @@ import {
   accountParams,
   ACCOUNTS_SQL,
   BankAccountRow,
+  CLEAR_COLLECTION_SQL,
+  clearCollectionParams,
+  COLLECTION_ACCOUNT_SQL,
+  collectionAccountParams,
+  collectionLockParams,
+  LOCK_COLLECTION_SQL,
+  UPDATE_ACCOUNT_SQL,
+  updateAccountParams,
   BankLineRow,
   INSERT_ACCOUNT_SQL,
   insertAccountParams,
@@ -36,6 +44,7 @@ import {
   LineStatus,
 } from './dto/bank-line.view';
 import { CreateBankAccountRequest } from './dto/create-bank-account.request';
+import { UpdateBankAccountRequest } from './dto/update-bank-account.request';
 
 export const LINES_LIMITS = Object.freeze({ defaultLimit: 100, maxLimit: 500 });
 
@@ -58,6 +67,10 @@ export class BankService {
     body: CreateBankAccountRequest,
     { recordEvent = true } = {},
   ): Promise<BankAccountView> {
+    const collection = body.collection ?? false;
+    const cleared = collection
+      ? await this.clearCollection(tenant, body.currency, null, recordEvent)
+      : undefined;
     const [row] = await this.txHost.tx
       .query<BankAccountRow[]>(
         INSERT_ACCOUNT_SQL,
@@ -68,6 +81,7 @@ export class BankService {
           ifsc: body.ifsc ?? null,
           currency: body.currency,
           actor: tenant.actor,
+          collection,
         }),
       )
       .catch((error: unknown) => {
@@ -75,8 +89,73 @@ export class BankService {
       });
     if (!row) throw BANK_ACCOUNT_EXISTS.error(maskAccountNumber(body.accountNumber));
     const view = accountView(row);
-    if (recordEvent) this.outbox.record('bank-account.created', view);
+    if (recordEvent) {
+      for (const other of cleared ?? []) this.outbox.record('bank-account.updated', other);
+      this.outbox.record('bank-account.created', view);
+    }
     return view;
+  }
+
+  /**
+   * PATCH /bank-accounts/{id}: renames the account and sets or clears `collection` (setting it
+   * clears it on the tenant's other account in the currency: one bank-account.updated each).
+   */
+  async update(
+    tenant: TenantContext,
+    accountId: string,
+    body: UpdateBankAccountRequest,
+  ): Promise<BankAccountView> {
+    const current = await this.account(tenant, accountId);
+    const cleared =
+      body.collection === true
+        ? await this.clearCollection(tenant, current.currency, accountId, true)
+        : [];
+    const [row] = await this.txHost.tx.query<BankAccountRow[]>(
+      UPDATE_ACCOUNT_SQL,
+      updateAccountParams({
+        tenantId: tenant.tenantId,
+        accountId,
+        name: body.name ?? null,
+        collection: body.collection ?? null,
+      }),
+    );
+    if (!row) throw BANK_ACCOUNT_NOT_FOUND.error(accountId);
+    const view = accountView(row);
+    for (const other of cleared) this.outbox.record('bank-account.updated', other);
+    if (row.name !== current.name || row.collection !== current.collection) {
+      this.outbox.record('bank-account.updated', view);
+    }
+    return view;
+  }
+
+  /**
+   * The tenant's collection account in its own currency, its number in full (the one place it is
+   * shown: a letter tells payers where to pay); null when there is none.
+   */
+  async collectionAccount(tenant: TenantContext): Promise<BankAccountRow | null> {
+    const [row] = await this.txHost.tx.query<BankAccountRow[]>(
+      COLLECTION_ACCOUNT_SQL,
+      collectionAccountParams({ tenantId: tenant.tenantId, currency: tenant.currency }),
+    );
+    return row ?? null;
+  }
+
+  /** Takes the flag off the tenant's other collection account in `currency`, under a lock. */
+  private async clearCollection(
+    tenant: TenantContext,
+    currency: string,
+    exceptId: string | null,
+    recordEvent: boolean,
+  ): Promise<BankAccountView[]> {
+    await this.txHost.tx.query(
+      LOCK_COLLECTION_SQL,
+      collectionLockParams({ tenantId: tenant.tenantId, currency }),
+    );
+    const rows = await this.txHost.tx.query<BankAccountRow[]>(
+      CLEAR_COLLECTION_SQL,
+      clearCollectionParams({ tenantId: tenant.tenantId, currency, exceptId }),
+    );
+    return recordEvent ? rows.map(accountView) : [];
   }
 
   async list(tenant: TenantContext): Promise<BankAccountList> {
@@ -177,6 +256,7 @@ export function accountView(row: BankAccountRow): BankAccountView {
     accountNumber: maskAccountNumber(row.account_number),
     ifsc: row.ifsc,
     currency: row.currency,
+    collection: row.collection,
     created: row.created_at.toISOString(),
   };
 }

@@ -4,7 +4,7 @@
  * transaction, under row-level security.
  */
 
-const ACCOUNT_COLUMNS = `id, name, account_number, ifsc, currency, created_at`;
+const ACCOUNT_COLUMNS = `id, name, account_number, ifsc, currency, collection, created_at`;
 
 export interface BankAccountRow {
   id: string;
@@ -12,14 +12,74 @@ export interface BankAccountRow {
   account_number: string;
   ifsc: string | null;
   currency: string;
+  collection: boolean;
   created_at: Date;
 }
 
 /** A new account; no row when the tenant already has that account number. */
-export const INSERT_ACCOUNT_SQL = `INSERT INTO bank_accounts (tenant_id, name, account_number, ifsc, currency, created_by)
-VALUES ($1, $2, $3, $4, $5, $6)
+export const INSERT_ACCOUNT_SQL = `INSERT INTO bank_accounts (tenant_id, name, account_number, ifsc, currency, created_by, collection)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (tenant_id, account_number) DO NOTHING
 RETURNING ${ACCOUNT_COLUMNS}`;
+
+/**
+ * Serialises the writes that choose a tenant's collection account in one currency, until commit:
+ * two of them at once would otherwise both clear the other's and meet at the unique index.
+ * Params: collectionLockParams.
+ */
+export const LOCK_COLLECTION_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('bank-collection:' || $1::text || ':' || $2::text, 0))`;
+
+export const collectionLockParams = (p: { tenantId: string; currency: string }): unknown[] => [
+  p.tenantId,
+  p.currency,
+];
+
+/**
+ * Clears `collection` on the tenant's other accounts in the currency (at most one is the
+ * collection account); returns the accounts it changed. Params: clearCollectionParams.
+ */
+export const CLEAR_COLLECTION_SQL = `WITH cleared AS (
+  UPDATE bank_accounts SET collection = false
+   WHERE tenant_id = $1 AND currency = $2 AND collection AND id IS DISTINCT FROM $3::uuid
+  RETURNING ${ACCOUNT_COLUMNS})
+SELECT * FROM cleared ORDER BY created_at, id`;
+
+export const clearCollectionParams = (p: {
+  tenantId: string;
+  currency: string;
+  /** The account that keeps (or takes) the flag; null: none yet (a new account). */
+  exceptId: string | null;
+}): unknown[] => [p.tenantId, p.currency, p.exceptId];
+
+/**
+ * PATCH: the name and the collection flag; null leaves one as it is (an UPDATE in a WITH, so the
+ * driver answers its rows). Params: updateAccountParams.
+ */
+export const UPDATE_ACCOUNT_SQL = `WITH updated AS (
+  UPDATE bank_accounts
+     SET name = coalesce($3, name), collection = coalesce($4, collection)
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING ${ACCOUNT_COLUMNS})
+SELECT * FROM updated`;
+
+export const updateAccountParams = (p: {
+  tenantId: string;
+  accountId: string;
+  name: string | null;
+  collection: boolean | null;
+}): unknown[] => [p.tenantId, p.accountId, p.name, p.collection];
+
+/**
+ * The tenant's collection account in a currency, number in full (for letters only). Params:
+ * collectionAccountParams.
+ */
+export const COLLECTION_ACCOUNT_SQL = `SELECT ${ACCOUNT_COLUMNS} FROM bank_accounts
+ WHERE tenant_id = $1 AND currency = $2 AND collection`;
+
+export const collectionAccountParams = (p: { tenantId: string; currency: string }): unknown[] => [
+  p.tenantId,
+  p.currency,
+];
 
 export const insertAccountParams = (p: {
   tenantId: string;
@@ -28,7 +88,8 @@ export const insertAccountParams = (p: {
   ifsc: string | null;
   currency: string;
   actor: string;
-}): unknown[] => [p.tenantId, p.name, p.accountNumber, p.ifsc, p.currency, p.actor];
+  collection: boolean;
+}): unknown[] => [p.tenantId, p.name, p.accountNumber, p.ifsc, p.currency, p.actor, p.collection];
 
 /** The tenant's accounts, oldest first. */
 export const ACCOUNTS_SQL = `SELECT ${ACCOUNT_COLUMNS} FROM bank_accounts

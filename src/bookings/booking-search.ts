@@ -12,6 +12,7 @@ const SORT_COLUMNS = {
   bookingNumber: 'booking_number',
   buyerName: 'buyer_name',
   status: 'status',
+  agreementValue: 'agreement_value',
 };
 
 export const BOOKING_SEARCH = new SearchCatalogue(
@@ -24,6 +25,7 @@ export const BOOKING_SEARCH = new SearchCatalogue(
     field('buyerName', 'text', 'booking', 'buyer_name'),
     field('status', 'enum', 'booking', 'status', { enumValues: BOOKING_STATUSES }),
     field('bookingDate', 'date', 'booking', 'booking_date'),
+    field('agreementValue', 'number', 'booking', 'agreement_value', { nullable: true }),
     field('keyword', 'keyword', 'keyword', ''),
   ],
   SORT_COLUMNS,

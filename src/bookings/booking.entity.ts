@@ -12,11 +12,12 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 
 /**
  * Mirrors migrations/1763776800000-InitialSchema.ts, 1764500000000-StatusChanges.ts and
- * 1764600000000-DemandBookingSearch.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ * 1764600000000-DemandBookingSearch.ts and 1765530000000-Letters.ts; test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('bookings')
 @Unique('bookings_tenant_id_booking_number_key', ['tenantId', 'bookingNumber'])
 @Check('bookings_status_check', `status IN ('ACTIVE', 'CANCELLED')`)
+@Check('bookings_agreement_value_check', `agreement_value > 0`)
 // (tenant_id, booking_date DESC, id DESC): TypeORM has no key order; the migration has it.
 @Index('bookings_booking_date_idx', ['tenantId', 'bookingDate', 'id'])
 export class Booking {
@@ -43,6 +44,16 @@ export class Booking {
   /** `YYYY-MM-DD`: date columns are read as strings (see database type parsers). */
   @Column({ name: 'booking_date', type: 'date' })
   bookingDate: string;
+
+  /** The agreement's value (numeric text); null when not given. */
+  @Column({
+    name: 'agreement_value',
+    type: 'numeric',
+    precision: 18,
+    scale: 2,
+    nullable: true,
+  })
+  agreementValue: string | null;
 
   @Column({ type: 'text', default: 'ACTIVE' })
   status: 'ACTIVE' | 'CANCELLED';

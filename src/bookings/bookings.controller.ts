@@ -1,7 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiIdParam } from '@/http/swagger';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { Route } from '@/http/route.decorator';
@@ -17,6 +24,7 @@ import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
 
 @ApiTags('bookings')
+@ApiExtraModels(MoneyView)
 @Controller('bookings')
 export class BookingsController {
   constructor(private readonly bookings: BookingsService) {}

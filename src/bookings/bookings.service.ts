@@ -4,6 +4,7 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { parseLocalDate } from '@/common/dates/local-date';
+import { decimalFromJson } from '@/common/field-validators';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
@@ -44,9 +45,13 @@ export class BookingsService {
         buyerId: body.buyerId ?? null,
         bookingDate: body.bookingDate,
         createdBy: tenant.actor,
+        agreementValue:
+          body.agreementValue === undefined || body.agreementValue === null
+            ? null
+            : decimalFromJson(body.agreementValue).toFixed(2),
       }),
     );
-    const booking = toBookingView(row);
+    const booking = toBookingView(row, tenant);
     this.outbox.record('booking.created', booking);
     return booking;
   }
@@ -59,7 +64,12 @@ export class BookingsService {
       parsed,
       await this.txHost.tx.query<PageRow<BookingRow>[]>(statement.text, statement.params),
     );
-    return toPage(page.rows.map(toBookingView), parsed.page, parsed.size, page.totalElements);
+    return toPage(
+      page.rows.map((r) => toBookingView(r, tenant)),
+      parsed.page,
+      parsed.size,
+      page.totalElements,
+    );
   }
 
   async findOne(tenant: TenantContext, id: string): Promise<BookingView> {
@@ -68,6 +78,6 @@ export class BookingsService {
       bookingByIdParams({ tenantId: tenant.tenantId, id }),
     );
     if (!row) throw BOOKING_NOT_FOUND.error(id);
-    return toBookingView(row);
+    return toBookingView(row, tenant);
   }
 }

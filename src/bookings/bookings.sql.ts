@@ -8,16 +8,18 @@ export interface BookingRow {
   buyer_name: string;
   buyer_id: string | null;
   booking_date: string;
+  /** Numeric text; null when not given. */
+  agreement_value: string | null;
   status: string;
   created_at: Date;
   created_by: string;
 }
 
 export const BOOKING_COLUMNS =
-  'id, booking_number, unit_id, buyer_name, buyer_id, booking_date::text AS booking_date, status, created_at, created_by';
+  'id, booking_number, unit_id, buyer_name, buyer_id, booking_date::text AS booking_date, agreement_value::text AS agreement_value, status, created_at, created_by';
 
-export const INSERT_BOOKING_SQL = `INSERT INTO bookings (tenant_id, booking_number, unit_id, buyer_name, buyer_id, booking_date, status, created_by)
-VALUES ($1, $2, $3, $4, $5, $6, 'ACTIVE', $7)
+export const INSERT_BOOKING_SQL = `INSERT INTO bookings (tenant_id, booking_number, unit_id, buyer_name, buyer_id, booking_date, status, created_by, agreement_value)
+VALUES ($1, $2, $3, $4, $5, $6, 'ACTIVE', $7, $8::numeric)
 RETURNING ${BOOKING_COLUMNS}`;
 
 export const insertBookingParams = (p: {
@@ -28,6 +30,8 @@ export const insertBookingParams = (p: {
   buyerId: string | null;
   bookingDate: string;
   createdBy: string;
+  /** Numeric text with two decimals, or null. */
+  agreementValue: string | null;
 }): unknown[] => [
   p.tenantId,
   p.bookingNumber,
@@ -36,6 +40,7 @@ export const insertBookingParams = (p: {
   p.buyerId,
   p.bookingDate,
   p.createdBy,
+  p.agreementValue,
 ];
 
 export const BOOKING_BY_ID_SQL = `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE tenant_id = $1 AND id = $2`;

@@ -76,6 +76,10 @@ const TAGS: [name: string, description: string][] = [
     'The statement of account of a booking: every demand, receipt, reversal and cancellation as it happened, at any business date, as JSON, PDF or XLSX.',
   ],
   [
+    'letters',
+    'What the buyer receives: the demand letter (JSON or PDF; a request for disbursement for a lending bank), reminders by days from the due date that never go out twice, and collection holds that pause them.',
+  ],
+  [
     'events',
     'The outbox as a pull feed: every change, in commit order, without gaps (scope events:read).',
   ],

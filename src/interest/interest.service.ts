@@ -40,6 +40,7 @@ import {
 } from './interest-rule';
 import {
   bookingParams,
+  bookingsInterestParams,
   INSERT_WAIVER_SQL,
   insertWaiverParams,
   INTEREST_SQL,
@@ -136,6 +137,14 @@ export function bookingInterest(row: InterestRow, asOf: string, counted: Counted
   };
 }
 
+/** The figures of one payer of a booking (zero when it has none), or of every payer. */
+export function payerFigures(interest: BookingInterest, payerId?: string): InterestFigures {
+  if (payerId === undefined) return interest.totals;
+  const zero = new Decimal(0);
+  const payer = interest.payers.find((p) => p.payerId === payerId);
+  return payer ?? { accrued: zero, demanded: zero, waived: zero, due: zero };
+}
+
 const today = (tenant: TenantContext) =>
   formatLocalDate(localDateInZone(new Date(), tenant.timezone));
 
@@ -177,6 +186,30 @@ export class InterestService {
   }
 
   /**
+   * The interest of many bookings at asOf, from the same statement as one booking's (a reminder
+   * run's letters): by booking id; a booking that is not the tenant's is left out.
+   */
+  async computeMany(
+    tenant: TenantContext,
+    bookingIds: readonly string[],
+    asOf: string,
+  ): Promise<Map<string, BookingInterest>> {
+    const result = new Map<string, BookingInterest>();
+    if (bookingIds.length === 0) return result;
+    const rows = await this.txHost.tx.query<InterestRow[]>(
+      INTEREST_SQL,
+      bookingsInterestParams({
+        tenantId: tenant.tenantId,
+        bookingIds,
+        asOf,
+        timezone: tenant.timezone,
+      }),
+    );
+    for (const row of rows) result.set(row.id, bookingInterest(row, asOf, 'asOf'));
+    return result;
+  }
+
+  /**
    * A booking's interest figures at asOf, of every payer or of `payerId` alone (zero when that
    * payer has none): what the statement of account shows beside its ledger. 404 when the booking
    * is not the tenant's.
@@ -187,11 +220,7 @@ export class InterestService {
     asOf: string,
     payerId?: string,
   ): Promise<InterestFigures> {
-    const interest = await this.compute(tenant, bookingId, asOf);
-    if (payerId === undefined) return interest.totals;
-    const zero = new Decimal(0);
-    const payer = interest.payers.find((p) => p.payerId === payerId);
-    return payer ?? { accrued: zero, demanded: zero, waived: zero, due: zero };
+    return payerFigures(await this.compute(tenant, bookingId, asOf), payerId);
   }
 
   /** GET /bookings/{id}/interest?asOf= (default today; a future date projects). */

@@ -5,9 +5,11 @@
  */
 
 /**
- * Everything the interest of one booking at `asOf` needs, in one statement and one row (none when
- * the booking is not the tenant's): the booking, the tenant's policy, the covered splits with
- * what paid them, the booking's interest demands and its waivers. Params: interestParams.
+ * Everything the interest of bookings at `asOf` needs, in one statement and one row per booking
+ * (none for a booking that is not the tenant's): the booking, the tenant's policy, the covered
+ * splits with what paid them, the booking's interest demands and its waivers. Params:
+ * interestParams (one booking: GET /bookings/{id}/interest, letters, statements) or
+ * bookingsInterestParams (many: a reminder run's letters, from the same statement).
  *
  * - Covered splits (only while the policy is enabled): of demands dated on or before asOf whose
  *   type the policy covers (never INTEREST: interest bears no interest), of payer types it
@@ -27,11 +29,11 @@ export const INTEREST_SQL = `WITH policy AS (
          FROM interest_policies p
         WHERE p.tenant_id = $1),
      covered AS (
-       SELECT s.id, s.demand_id, d.demand_number, s.demand_split_number, s.payer_type,
-              s.payer_id, d.due_date, s.amount
+       SELECT s.id, s.demand_id, d.booking_id, d.demand_number, s.demand_split_number,
+              s.payer_type, s.payer_id, d.due_date, s.amount
          FROM policy p
          JOIN demands d
-           ON d.tenant_id = $1 AND d.booking_id = $2 AND d.demand_date <= $3::date
+           ON d.tenant_id = $1 AND d.booking_id = ANY ($2::uuid[]) AND d.demand_date <= $3::date
           AND d.demand_type <> 'INTEREST' AND d.demand_type = ANY (p.demand_types)
          JOIN demand_splits s
            ON s.tenant_id = $1 AND s.demand_id = d.id AND s.payer_type = ANY (p.payer_types)
@@ -55,7 +57,8 @@ SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
                            GROUP BY r.received_date) x))
                ORDER BY c.due_date, length(c.demand_number), c.demand_number,
                         length(c.demand_split_number), c.demand_split_number), '[]'::json)
-          FROM covered c) AS splits,
+          FROM covered c
+         WHERE c.booking_id = b.id) AS splits,
        (SELECT coalesce(json_agg(json_build_object(
                  'demand', d.id, 'demandDate', d.demand_date, 'interestThrough', d.interest_through,
                  'cancelledOn', CASE WHEN d.status = 'CANCELLED'
@@ -63,16 +66,16 @@ SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
                  'payerId', s.payer_id, 'amount', s.amount::text)), '[]'::json)
           FROM demands d
           JOIN demand_splits s ON s.tenant_id = $1 AND s.demand_id = d.id
-         WHERE d.tenant_id = $1 AND d.booking_id = $2 AND d.demand_type = 'INTEREST'
+         WHERE d.tenant_id = $1 AND d.booking_id = b.id AND d.demand_type = 'INTEREST'
            AND d.interest_through IS NOT NULL) AS demanded,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', w.id, 'payerId', w.payer_id, 'amount', w.amount::text, 'reason', w.reason,
                  'waivedOn', w.waived_on, 'waivedBy', w.waived_by)
                ORDER BY w.waived_on, w.created_at, w.id), '[]'::json)
           FROM interest_waivers w
-         WHERE w.tenant_id = $1 AND w.booking_id = $2) AS waivers
+         WHERE w.tenant_id = $1 AND w.booking_id = b.id) AS waivers
   FROM bookings b
- WHERE b.tenant_id = $1 AND b.id = $2`;
+ WHERE b.tenant_id = $1 AND b.id = ANY ($2::uuid[])`;
 
 /** The stored policy as the statements return it (jsonb and text[] arrive parsed). */
 export interface PolicyRow {
@@ -133,7 +136,14 @@ export const interestParams = (p: {
   asOf: string;
   /** The tenant's IANA zone: the date a demand was cancelled. */
   timezone: string;
-}): unknown[] => [p.tenantId, p.bookingId, p.asOf, p.timezone];
+}): unknown[] => [p.tenantId, [p.bookingId], p.asOf, p.timezone];
+
+export const bookingsInterestParams = (p: {
+  tenantId: string;
+  bookingIds: readonly string[];
+  asOf: string;
+  timezone: string;
+}): unknown[] => [p.tenantId, p.bookingIds, p.asOf, p.timezone];
 
 /**
  * The booking, locked until commit, before an interest demand or waiver is written: two of them

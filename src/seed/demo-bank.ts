@@ -131,6 +131,8 @@ export async function seedDemoBank(app: INestApplicationContext, tenant: Tenant)
       accountNumber,
       ifsc: IFSC,
       currency: tenant.currency,
+      // The account demand letters print as where to pay (docs/letters.md).
+      collection: true,
     },
     { recordEvent: false },
   );

@@ -13,6 +13,7 @@ import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { seedDemoInterest } from './demo-interest';
+import { seedDemoLetters } from './demo-letters';
 import { seedDemoBank } from './demo-bank';
 import { seedDemoStatement } from './demo-statement';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
@@ -103,6 +104,7 @@ export async function seedDemoTenants(
         );
         await em.query(ANALYZE_SEEDED_SQL);
         await seedDemoBank(app, tenant);
+        await seedDemoLetters(app, tenant);
       }
       if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
       if (specs.length > 0) await seedDemoStatement(app, specs[0].key);

@@ -20,6 +20,7 @@ export interface BookingBody {
   buyerName: string;
   buyerId?: string | null;
   bookingDate: string;
+  agreementValue?: number | null;
 }
 
 export interface DemandSplitBody {

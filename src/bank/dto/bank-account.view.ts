@@ -32,6 +32,13 @@ export class BankAccountView {
   currency: string;
 
   @ApiProperty({
+    description:
+      'The account buyers pay into (at most one per currency): demand letters print it, number in full, as where to pay.',
+    example: true,
+  })
+  collection: boolean;
+
+  @ApiProperty({
     description: 'When it was added.',
     format: 'date-time',
     example: '2026-11-22T10:15:30.123Z',

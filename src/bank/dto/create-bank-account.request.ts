@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsISO4217CurrencyCode, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsISO4217CurrencyCode,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { IsNotBlank } from '@/common/field-validators';
 import { ACCOUNT_NUMBER } from '@/bank/account-number';
 
@@ -52,4 +59,14 @@ export class CreateBankAccountRequest {
   })
   @IsISO4217CurrencyCode()
   currency: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The account buyers pay into (default false). At most one per tenant and currency: setting it here clears it on the other account (a bank-account.updated event). Demand letters print the collection account in full.',
+    example: true,
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  collection?: boolean;
 }

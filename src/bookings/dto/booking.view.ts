@@ -1,5 +1,8 @@
 import type { BookingRow } from '@/bookings/bookings.sql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { toMoney } from '@/common/money/money';
+import { MoneyView } from '@/common/money/money.view';
+import { TenantContext } from '@/common/tenant-context';
 
 export class BookingView {
   @ApiProperty({
@@ -31,6 +34,15 @@ export class BookingView {
   buyerId: string | null;
   @ApiProperty({ description: 'Date of the booking.', format: 'date', example: '2026-11-22' })
   bookingDate: string;
+  @ApiProperty({
+    description: "The agreement's value, or null when it was not given.",
+    oneOf: [
+      { $ref: getSchemaPath(MoneyView) },
+      { type: 'object', nullable: true, enum: [null], description: 'Not given.' },
+    ],
+    example: null,
+  })
+  agreementValue: MoneyView | null;
   @ApiProperty({ description: 'Booking status.', enum: ['ACTIVE', 'CANCELLED'], example: 'ACTIVE' })
   status: string;
   @ApiProperty({
@@ -46,7 +58,7 @@ export class BookingView {
   createdBy: string;
 }
 
-export function toBookingView(row: BookingRow): BookingView {
+export function toBookingView(row: BookingRow, tenant: TenantContext): BookingView {
   return {
     id: row.id,
     bookingNumber: row.booking_number,
@@ -54,6 +66,10 @@ export function toBookingView(row: BookingRow): BookingView {
     buyerName: row.buyer_name,
     buyerId: row.buyer_id,
     bookingDate: row.booking_date,
+    agreementValue:
+      row.agreement_value === null
+        ? null
+        : toMoney(row.agreement_value, tenant.currency, tenant.locale),
     status: row.status,
     created: new Date(row.created_at).toISOString(),
     createdBy: row.created_by,

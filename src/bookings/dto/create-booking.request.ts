@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IsLocalDate, IsNotBlank } from '@/common/field-validators';
+import {
+  IsLocalDate,
+  IsMoneyAmount,
+  IsNotBlank,
+  MAX_MONEY_AMOUNT,
+} from '@/common/field-validators';
 
 export class CreateBookingRequest {
   @ApiProperty({
@@ -41,4 +46,15 @@ export class CreateBookingRequest {
   })
   @IsLocalDate()
   bookingDate: string;
+
+  @ApiPropertyOptional({
+    description: `The agreement's value: a number > 0 with at most two decimals (at most ${MAX_MONEY_AMOUNT}), or null. Demand letters carry the TDS note (section 194-IA) from 50,00,000 up.`,
+    example: 8500000,
+    minimum: 0.01,
+    nullable: true,
+    type: Number,
+  })
+  @IsOptional()
+  @IsMoneyAmount()
+  agreementValue?: number | null;
 }

@@ -24,6 +24,11 @@ export const EVENT_TYPES = [
   'bank-line.ignored',
   'receipt.realised',
   'receipt.unrealised',
+  'bank-account.updated',
+  'reminder.due',
+  'reminder-policy.updated',
+  'collection-hold.created',
+  'collection-hold.ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,0 +1,106 @@
+/**
+ * A demand letter's figures (CONTRACT §12.1), pure: from what each split of the booking owes at
+ * asOf (the ageing's definition) and the interest due, it makes the letter, so the letter of
+ * GET /demands/{id}/letter and the letter in a reminder.due event are the same thing.
+ */
+import Decimal from 'decimal.js';
+import { Money, toMoney } from '@/common/money/money';
+import { TenantContext } from '@/common/tenant-context';
+import { DemandMetaView } from '@/demands/dto/demand.view';
+import { LetterView } from './dto/letter.view';
+
+/** Agreements at or above this value (₹50 lakh) have the buyer deduct TDS u/s 194-IA. */
+export const TDS_THRESHOLD = new Decimal(5_000_000);
+export const TDS_NOTE = 'Deduct TDS at 1 % u/s 194-IA on this payment and share Form 16B.';
+
+/** One split of the booking and what it owes at asOf. */
+export interface OwedSplit {
+  demand: string;
+  payerId: string;
+  dueDate: string;
+  outstanding: Decimal | string;
+}
+
+export interface LetterInput {
+  tenantName: string;
+  asOf: string;
+  demand: DemandMetaView;
+  booking: {
+    id: string;
+    bookingNumber: string;
+    unit: string;
+    buyerName: string;
+    agreementValue: string | null;
+  };
+  payer: { payerId: string; payerType: string } | null;
+  /** Every split of the booking that owes at asOf (payer filtering happens here). */
+  owed: readonly OwedSplit[];
+  /** Interest due at asOf: of the payer, or of the booking when payer is null. */
+  interestDue: Decimal;
+  payTo: { name: string; accountNumber: string; ifsc: string | null } | null;
+}
+
+/** The letter's figures, in decimals. */
+export interface LetterFigures {
+  thisDemand: Decimal;
+  previousDues: Decimal;
+  interestDue: Decimal;
+  totalPayable: Decimal;
+}
+
+export function letterFigures(input: LetterInput): LetterFigures {
+  const zero = new Decimal(0);
+  let thisDemand = zero;
+  let previousDues = zero;
+  for (const s of input.owed) {
+    if (input.payer !== null && s.payerId !== input.payer.payerId) continue;
+    if (s.demand === input.demand.id) thisDemand = thisDemand.plus(s.outstanding);
+    // Overdue at asOf: due before it (the ageing's buckets past NOT_DUE).
+    else if (s.dueDate < input.asOf) previousDues = previousDues.plus(s.outstanding);
+  }
+  return {
+    thisDemand,
+    previousDues,
+    interestDue: input.interestDue,
+    totalPayable: thisDemand.plus(previousDues).plus(input.interestDue),
+  };
+}
+
+/** The letter as the API (and the reminder.due event) shows it. */
+export function composeLetter(input: LetterInput, tenant: TenantContext): LetterView {
+  return letterView(input, letterFigures(input), tenant);
+}
+
+/** The letter of figures already summed (a reminder run has them from its own statement). */
+export function letterView(
+  input: Omit<LetterInput, 'owed' | 'interestDue'>,
+  f: LetterFigures,
+  tenant: TenantContext,
+): LetterView {
+  const money = (v: Decimal | string): Money => toMoney(v, tenant.currency, tenant.locale);
+  const agreement = input.booking.agreementValue;
+  const tds =
+    agreement !== null &&
+    new Decimal(agreement).gte(TDS_THRESHOLD) &&
+    input.payer?.payerType !== 'BANK';
+  return {
+    tenant: { name: input.tenantName },
+    letterDate: input.asOf,
+    demand: input.demand,
+    booking: {
+      id: input.booking.id,
+      bookingNumber: input.booking.bookingNumber,
+      unit: input.booking.unit,
+      buyerName: input.booking.buyerName,
+      agreementValue: agreement === null ? null : money(agreement),
+    },
+    payer: input.payer,
+    thisDemand: money(f.thisDemand),
+    previousDues: money(f.previousDues),
+    interestDue: money(f.interestDue),
+    totalPayable: money(f.totalPayable),
+    dueDate: input.demand.dueDate,
+    payTo: input.payTo,
+    tdsNote: tds ? TDS_NOTE : null,
+  };
+}

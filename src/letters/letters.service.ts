@@ -1,0 +1,155 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { FieldError } from '@/common/app-error';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { Money } from '@/common/money/money';
+import { TenantContext } from '@/common/tenant-context';
+import { BankService } from '@/bank/bank.service';
+import { BookingsService } from '@/bookings/bookings.service';
+import { DemandsService } from '@/demands/demands.service';
+import { DemandView } from '@/demands/dto/demand.view';
+import { LetterDocumentsService } from '@/documents/letter-documents.service';
+import { LetterAmount } from '@/documents/letter-pdf';
+import { TenantsService } from '@/http/tenancy/tenants.service';
+import { InterestService, payerFigures } from '@/interest/interest.service';
+import { ReceivablesService } from '@/receivables/receivables.service';
+import { LetterView } from './dto/letter.view';
+import { composeLetter, LetterInput } from './letter';
+import {
+  LETTER_DEMAND_CANCELLED,
+  LETTER_PAYER_NOT_FOUND,
+  LETTERS_QUERY_INVALID,
+} from './letters.errors';
+import { parseLetterQuery, RawLetterQuery } from './letters-query';
+
+export const today = (tenant: TenantContext): string =>
+  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+
+export function invalid(errors: FieldError[]) {
+  return LETTERS_QUERY_INVALID.errorWith(
+    { errors },
+    errors.map((e) => `${e.field} ${e.message}`).join('; '),
+  );
+}
+
+/** The DemandMeta part of a demand view (a letter carries no splits). */
+export function demandMeta(demand: DemandView): LetterInput['demand'] {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { splits, demandDate, interestThrough, ...meta } = demand;
+  return meta;
+}
+
+/**
+ * GET /demands/{id}/letter (docs/letters.md): the demand letter from the figures of §10 — what
+ * each split owes at asOf from receivables (the ageing's statement fragments), the interest due
+ * from InterestService — composed by the pure letter.ts and printed by documents. Read-only.
+ */
+@Injectable()
+export class LettersService {
+  constructor(
+    private readonly demands: DemandsService,
+    private readonly bookings: BookingsService,
+    private readonly receivables: ReceivablesService,
+    private readonly interest: InterestService,
+    private readonly bank: BankService,
+    private readonly tenants: TenantsService,
+    private readonly documents: LetterDocumentsService,
+  ) {}
+
+  async letter(
+    tenant: TenantContext,
+    demandId: string,
+    raw: RawLetterQuery,
+  ): Promise<LetterView | StreamableFile> {
+    const errors: FieldError[] = [];
+    const query = parseLetterQuery(raw, today(tenant), errors);
+    if (errors.length > 0) throw invalid(errors);
+    const demand = await this.demands.findOne(tenant, demandId);
+    if (demand.status === 'CANCELLED') throw LETTER_DEMAND_CANCELLED.error(demandId);
+    let payer: LetterInput['payer'] = null;
+    if (query.payerId !== undefined) {
+      const split = demand.splits.find((s) => s.payerId.toLowerCase() === query.payerId);
+      if (!split) throw LETTER_PAYER_NOT_FOUND.error(query.payerId, demandId);
+      payer = { payerId: split.payerId, payerType: split.payerType };
+    }
+    const booking = await this.bookings.findOne(tenant, demand.booking);
+    const owed = await this.receivables.bookingDues(tenant, demand.booking, query.asOf);
+    const interest = await this.interest.compute(tenant, demand.booking, query.asOf);
+    const account = await this.bank.collectionAccount(tenant);
+    const view = composeLetter(
+      {
+        tenantName: await this.tenantName(tenant),
+        asOf: query.asOf,
+        demand: demandMeta(demand),
+        booking: {
+          id: booking.id,
+          bookingNumber: booking.bookingNumber,
+          unit: booking.unit,
+          buyerName: booking.buyerName,
+          agreementValue:
+            booking.agreementValue && new Decimal(String(booking.agreementValue.amount)).toFixed(2),
+        },
+        payer,
+        owed: owed.map((o) => ({
+          demand: o.demand_id,
+          payerId: o.payer_id,
+          dueDate: o.due_date,
+          outstanding: o.outstanding,
+        })),
+        interestDue: payerFigures(interest, payer?.payerId).due,
+        payTo: account && {
+          name: account.name,
+          accountNumber: account.account_number,
+          ifsc: account.ifsc,
+        },
+      },
+      tenant,
+    );
+    if (query.format === 'json') return view;
+    const pdf = await this.pdf(view, tenant);
+    const name = `letter-${demand.demandNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}-${query.asOf.replace(/-/g, '')}`;
+    return new StreamableFile(pdf, {
+      type: 'application/pdf',
+      disposition: `inline; filename="${name}.pdf"`,
+      length: pdf.length,
+    });
+  }
+
+  /** The tenant's name as letters are signed (its key if the record is gone). */
+  async tenantName(tenant: TenantContext): Promise<string> {
+    return (await this.tenants.findActiveByKey(tenant.tenantKey))?.name ?? tenant.tenantKey;
+  }
+
+  /** The printed letter of a view; rendered after the request's last read (CPU only). */
+  pdf(view: LetterView, tenant: TenantContext): Promise<Buffer> {
+    const amount = (m: Money): LetterAmount => ({
+      amount: new Decimal(String(m.amount)).toFixed(2),
+      formatted: m.formatted,
+    });
+    return this.documents.pdf({
+      tenantName: view.tenant.name,
+      locale: tenant.locale,
+      currency: tenant.currency,
+      currencySymbol: view.totalPayable.currencySymbol,
+      letterDate: view.letterDate,
+      payerType: view.payer?.payerType ?? null,
+      payerId: view.payer?.payerId ?? null,
+      bookingNumber: view.booking.bookingNumber,
+      unit: view.booking.unit,
+      buyerName: view.booking.buyerName,
+      agreementValue: view.booking.agreementValue && amount(view.booking.agreementValue),
+      demandNumber: view.demand.demandNumber,
+      demandType: view.demand.demandType,
+      milestone: view.demand.milestone,
+      remarks: view.demand.remarks,
+      dueDate: view.dueDate,
+      thisDemand: amount(view.thisDemand),
+      previousDues: amount(view.previousDues),
+      interestDue: amount(view.interestDue),
+      totalPayable: amount(view.totalPayable),
+      payTo: view.payTo,
+      tdsNote: view.tdsNote,
+      date: new Date(`${view.letterDate}T00:00:00Z`),
+    });
+  }
+}
