@@ -517,7 +517,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -739,7 +739,7 @@ export interface paths {
         put?: never;
         /**
          * Add a bank account of the tenant.
-         * @description Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters. The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. Writes the event bank-account.created. Errors: 409 BANK_ACCOUNT_EXISTS, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Its statements are then imported with POST /bank-accounts/{id}/statements. accountNumber is stored without spaces and hyphens and is shown, in every view and log, masked but its last four characters (a demand letter prints the collection account in full). The same accountNumber twice in a tenant is 409 BANK_ACCOUNT_EXISTS. collection: true makes it the account buyers pay into, clearing the flag on the other account in the currency (bank-account.updated). Writes the event bank-account.created. Errors: 409 BANK_ACCOUNT_EXISTS, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["BankAccountsController_create"];
         delete?: never;
@@ -765,7 +765,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a bank account, or make it (or stop it being) the collection account.
+         * @description Body: name and/or collection. A tenant has at most one collection account per currency: setting collection on this account clears it on the other (each change is a bank-account.updated event). The account number and currency never change. Another tenant's account is 404. Errors: 404 BANK_ACCOUNT_NOT_FOUND.
+         */
+        patch: operations["BankAccountsController_update"];
         trace?: never;
     };
     "/bank-accounts/{id}/lines": {
@@ -923,6 +927,150 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demands/{id}/letter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The demand letter of a demand (PDF or JSON), as of a business date.
+         * @description thisDemand = what the demand still owes at asOf (with payerId: that payer's split); previousDues = what the booking (or that payer) owes at asOf on its other demands due before asOf (the ageing's overdue outstanding, GET /receivables/ageing); interestDue = the interest due at asOf (GET /bookings/{id}/interest: the booking, or the payer); totalPayable = their sum. payTo is the tenant's collection account in its currency, number in full (null: the PDF says as agreed). tdsNote when the booking's agreementValue is 50,00,000 or more and the letter is not for a BANK payer. format=pdf (default): A4 DEMAND LETTER, or REQUEST FOR DISBURSEMENT for a BANK payer, with amounts in figures and in words (real text). A cancelled demand is 409 DEMAND_CANCELLED; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404. Errors: 400 VALIDATION_FAILED, 404 DEMAND_NOT_FOUND, 404 PAYER_NOT_FOUND, 409 DEMAND_CANCELLED.
+         */
+        get: operations["LettersController_letter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/reminder-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's reminder policy (with an ETag).
+         * @description Until the first PUT: enabled, with the steps UPCOMING -7, DUE 0, OVERDUE_1 7, OVERDUE_2 15, FINAL_NOTICE 30 (days from the due date). Send the ETag back as If-Match on PUT.
+         */
+        get: operations["RemindersController_getPolicy"];
+        /**
+         * Replace the reminder policy.
+         * @description Both fields required; unknown fields refused. At most 10 steps, names unique (upper-case letters, digits, _), offsetDays -60..365; else 400 VALIDATION_FAILED. Steps are kept in offset order. Send If-Match with the ETag of a GET (412 on mismatch). A change is written as a reminder-policy.updated event; a PUT that changes nothing stores nothing. Errors: 400 VALIDATION_FAILED, 412 REMINDER_POLICY_CHANGED.
+         */
+        put: operations["RemindersController_replacePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reminders/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reminders due on asOf, for the whole tenant, by due date.
+         * @description A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst). pending is what the split owes at asOf; interestDue the payer's interest due on the booking (GET /bookings/{id}/interest). A bad asOf, page or size is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED.
+         */
+        get: operations["RemindersController_due"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reminders/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every reminder due on asOf: record each once and write a reminder.due event.
+         * @description A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst). One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED. Errors: 400 VALIDATION_FAILED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["RemindersController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demands/{id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reminders sent for a demand, oldest first.
+         * @description Every step sent for each of its splits, with the run. Another tenant's demand is 404. Errors: 404 DEMAND_NOT_FOUND.
+         */
+        get: operations["RemindersController_ofDemand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/collection-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a booking's reminders (a dispute).
+         * @description From today until until (inclusive; none: until ended), no reminder of the booking is due: runs count them in skippedHeld. A booking has one active hold at a time: 409 HOLD_ACTIVE. until before today is 400 VALIDATION_FAILED. Writes collection-hold.created. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND, 409 HOLD_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["RemindersController_createHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/collection-holds/{holdId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a collection hold.
+         * @description It still covers today, not tomorrow (until becomes today), and a new hold may be created at once. A hold already ended (or past its until) is 409 HOLD_ENDED. Writes collection-hold.ended. Errors: 404 BOOKING_NOT_FOUND, 404 HOLD_NOT_FOUND, 409 HOLD_ENDED.
+         */
+        delete: operations["RemindersController_endHold"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1257,6 +1405,28 @@ export interface components {
             /** @description One preview per document type. */
             documents: components["schemas"]["NumberPreview"][];
         };
+        MoneyView: {
+            /**
+             * @description Exact amount, at most two decimals.
+             * @example 150000.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code: the tenant's currency.
+             * @example INR
+             */
+            currency: string;
+            /**
+             * @description The currency's symbol.
+             * @example ₹
+             */
+            currencySymbol: string;
+            /**
+             * @description Grouped per the tenant's locale, two decimals, no symbol.
+             * @example 1,50,000.50
+             */
+            formatted: string;
+        };
         CreateBookingRequest: {
             /**
              * Format: uuid
@@ -1281,6 +1451,11 @@ export interface components {
              * @example 2026-11-22
              */
             bookingDate: string;
+            /**
+             * @description The agreement's value: a number > 0 with at most two decimals (at most 9999999999999.99), or null. Demand letters carry the TDS note (section 194-IA) from 50,00,000 up.
+             * @example 8500000
+             */
+            agreementValue?: number | null;
         };
         BookingView: {
             /**
@@ -1317,6 +1492,11 @@ export interface components {
              * @example 2026-11-22
              */
             bookingDate: string;
+            /**
+             * @description The agreement's value, or null when it was not given.
+             * @example null
+             */
+            agreementValue: components["schemas"]["MoneyView"] | (never | null);
             /**
              * @description Booking status.
              * @example ACTIVE
@@ -1463,28 +1643,6 @@ export interface components {
             remarks?: string;
             /** @description 1 to 20 splits, one per payer share; their amounts must add up to totalAmount exactly (else 422 DEMAND_SPLITS_MISMATCH). */
             splits: components["schemas"]["DemandSplitRequest"][];
-        };
-        MoneyView: {
-            /**
-             * @description Exact amount, at most two decimals.
-             * @example 150000.5
-             */
-            amount: number;
-            /**
-             * @description ISO 4217 code: the tenant's currency.
-             * @example INR
-             */
-            currency: string;
-            /**
-             * @description The currency's symbol.
-             * @example ₹
-             */
-            currencySymbol: string;
-            /**
-             * @description Grouped per the tenant's locale, two decimals, no symbol.
-             * @example 1,50,000.50
-             */
-            formatted: string;
         };
         DemandSplitMetaView: {
             /**
@@ -2280,7 +2438,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -2319,14 +2477,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2353,7 +2511,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2445,7 +2603,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2523,14 +2681,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2564,7 +2722,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -2952,6 +3110,12 @@ export interface components {
              * @example INR
              */
             currency: string;
+            /**
+             * @description The account buyers pay into (default false). At most one per tenant and currency: setting it here clears it on the other account (a bank-account.updated event). Demand letters print the collection account in full.
+             * @default false
+             * @example true
+             */
+            collection: boolean;
         };
         BankAccountView: {
             /**
@@ -2981,6 +3145,11 @@ export interface components {
              */
             currency: string;
             /**
+             * @description The account buyers pay into (at most one per currency): demand letters print it, number in full, as where to pay.
+             * @example true
+             */
+            collection: boolean;
+            /**
              * Format: date-time
              * @description When it was added.
              * @example 2026-11-22T10:15:30.123Z
@@ -2990,6 +3159,18 @@ export interface components {
         BankAccountList: {
             /** @description Oldest first. */
             accounts: components["schemas"]["BankAccountView"][];
+        };
+        UpdateBankAccountRequest: {
+            /**
+             * @description What the desk calls the account; 1 to 200 characters.
+             * @example HDFC collections (Skyline Heights)
+             */
+            name?: string;
+            /**
+             * @description true: this becomes the tenant's collection account in its currency (the other one, if any, is cleared); false: it no longer is.
+             * @example true
+             */
+            collection?: boolean;
         };
         BankLineMatchView: {
             /**
@@ -3502,6 +3683,408 @@ export interface components {
             closingBalance: components["schemas"]["MoneyView"];
             /** @description Totals through to; interest at asOf. */
             totals: components["schemas"]["StatementTotalsView"];
+        };
+        LetterTenantView: {
+            /**
+             * @description The tenant's name, as the letter is signed.
+             * @example Acme Homes
+             */
+            name: string;
+        };
+        LetterBookingView: {
+            /**
+             * Format: uuid
+             * @description Booking id.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            id: string;
+            /**
+             * @description Its number.
+             * @example BKG/26-27/00031
+             */
+            bookingNumber: string;
+            /**
+             * Format: uuid
+             * @description The unit booked.
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            unit: string;
+            /**
+             * @description The buyer's name.
+             * @example Ananya Iyer
+             */
+            buyerName: string;
+            /**
+             * @description The agreement's value, or null when the booking has none.
+             * @example {
+             *       "amount": 8500000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "85,00,000.00"
+             *     }
+             */
+            agreementValue: components["schemas"]["MoneyView"] | (never | null);
+        };
+        LetterView: {
+            /** @description Who sends the letter. */
+            tenant: components["schemas"]["LetterTenantView"];
+            /**
+             * Format: date
+             * @description The letter is as of this date (asOf).
+             * @example 2026-11-30
+             */
+            letterDate: string;
+            /** @description The demand (DemandMeta). */
+            demand: components["schemas"]["DemandMetaView"];
+            /** @description Its booking. */
+            booking: components["schemas"]["LetterBookingView"];
+            /**
+             * @description The payer the letter is addressed to; null: every payer of the demand.
+             * @example {
+             *       "payerId": "0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a",
+             *       "payerType": "BUYER"
+             *     }
+             */
+            payer: components["schemas"]["LetterPayerView"] | (never | null);
+            /** @description What this demand still owes at asOf (with payerId: that payer's split). */
+            thisDemand: components["schemas"]["MoneyView"];
+            /** @description What the booking (or the payer) owed at asOf on its other demands due before asOf: the ageing's overdue outstanding (GET /receivables/ageing). */
+            previousDues: components["schemas"]["MoneyView"];
+            /** @description Interest due at asOf (GET /bookings/{id}/interest, the booking or the payer). */
+            interestDue: components["schemas"]["MoneyView"];
+            /** @description thisDemand + previousDues + interestDue. */
+            totalPayable: components["schemas"]["MoneyView"];
+            /**
+             * Format: date
+             * @description The demand's due date.
+             * @example 2026-12-15
+             */
+            dueDate: string;
+            /**
+             * @description The tenant's collection account in its currency; null: pay as agreed.
+             * @example {
+             *       "name": "HDFC collections (Skyline Heights)",
+             *       "accountNumber": "50200012345678",
+             *       "ifsc": "HDFC0001234"
+             *     }
+             */
+            payTo: components["schemas"]["LetterPayToView"] | (never | null);
+            /**
+             * @description With an agreementValue of 50,00,000 or more and a payer other than BANK: the reminder to deduct TDS u/s 194-IA.
+             * @example Deduct TDS at 1 % u/s 194-IA on this payment and share Form 16B.
+             */
+            tdsNote: string | null;
+        };
+        LetterPayerView: {
+            /**
+             * Format: uuid
+             * @description The payer of the split.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description BANK: the letter is a request for disbursement.
+             * @example BANK
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+        };
+        LetterPayToView: {
+            /**
+             * @description The account's name.
+             * @example HDFC collections (Skyline Heights)
+             */
+            name: string;
+            /**
+             * @description In full: the letter tells payers where to pay (masked everywhere else).
+             * @example 50200012345678
+             */
+            accountNumber: string;
+            /**
+             * @description Branch IFSC.
+             * @example HDFC0001234
+             */
+            ifsc: string | null;
+        };
+        ReminderStepView: {
+            /**
+             * @description Unique in the policy.
+             * @example OVERDUE_1
+             */
+            name: string;
+            /**
+             * @description Days from the due date (negative: before it).
+             * @example 7
+             */
+            offsetDays: number;
+        };
+        ReminderPolicyView: {
+            /**
+             * @description false: no reminder is due.
+             * @example true
+             */
+            enabled: boolean;
+            /** @description In offset order. */
+            steps: components["schemas"]["ReminderStepView"][];
+        };
+        ReminderStepRequest: {
+            /**
+             * @description Unique in the policy: upper-case letters, digits and _, at most 40.
+             * @example OVERDUE_1
+             */
+            name: string;
+            /**
+             * @description Days from the due date: negative before it, 0 on it.
+             * @example 7
+             */
+            offsetDays: number;
+        };
+        ReminderPolicyRequest: {
+            /**
+             * @description false: no reminder is due for any split.
+             * @example true
+             */
+            enabled: boolean;
+            /** @description At most 10 steps with unique names (else 400 VALIDATION_FAILED). */
+            steps: components["schemas"]["ReminderStepRequest"][];
+        };
+        DueReminderView: {
+            /**
+             * Format: uuid
+             * @description The split reminded.
+             * @example 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c
+             */
+            demandSplit: string;
+            /**
+             * Format: uuid
+             * @description Its demand.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * @description The demand's number.
+             * @example DMD/26-27/00012
+             */
+            demandNumber: string;
+            /**
+             * Format: uuid
+             * @description Its booking.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * @description The booking's number.
+             * @example BKG/26-27/00031
+             */
+            bookingNumber: string;
+            /**
+             * Format: uuid
+             * @description Who is reminded.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description The payer type.
+             * @example BUYER
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * @description The policy's step that is due.
+             * @example OVERDUE_1
+             */
+            step: string;
+            /**
+             * Format: date
+             * @description The demand's due date.
+             * @example 2026-11-15
+             */
+            dueDate: string;
+            /**
+             * @description asOf - dueDate (negative before the due date).
+             * @example 7
+             */
+            daysPastDue: number;
+            /** @description What the split owes at asOf. */
+            pending: components["schemas"]["MoneyView"];
+            /** @description The payer's interest due on the booking at asOf. */
+            interestDue: components["schemas"]["MoneyView"];
+        };
+        DueRemindersPage: {
+            /**
+             * @description True when content is empty.
+             * @example false
+             */
+            empty: boolean;
+            /**
+             * @description True on page 0.
+             * @example true
+             */
+            first: boolean;
+            /**
+             * @description True when page >= totalPages - 1 (also past the end).
+             * @example false
+             */
+            last: boolean;
+            /**
+             * @description 1-based position of the first element; 0 when empty.
+             * @example 1
+             */
+            from: number;
+            /**
+             * @description Position of the last element; 0 when empty.
+             * @example 20
+             */
+            to: number;
+            /**
+             * @description The page returned, 0-based.
+             * @example 0
+             */
+            pageNumber: number;
+            /**
+             * @description The page size applied.
+             * @example 20
+             */
+            pageSize: number;
+            /**
+             * @description All records matching the filters (exact).
+             * @example 4213
+             */
+            totalElements: number;
+            /**
+             * @description ceil(totalElements / pageSize).
+             * @example 211
+             */
+            totalPages: number;
+            /** @description By due date, then split. */
+            content: components["schemas"]["DueReminderView"][];
+        };
+        ReminderRunRequest: {
+            /**
+             * Format: date
+             * @description The business date (default today in the tenant's zone; not after today).
+             * @example 2026-11-26
+             */
+            asOf?: string;
+        };
+        ReminderRunView: {
+            /**
+             * Format: uuid
+             * @description This run (on each reminder it sent).
+             * @example 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            runId: string;
+            /**
+             * Format: date
+             * @description The business date it ran on.
+             * @example 2026-11-26
+             */
+            asOf: string;
+            /**
+             * @description Reminders recorded as sent (one event each).
+             * @example 42
+             */
+            sent: number;
+            /**
+             * @description Reminders that would be due but for a collection hold of their booking.
+             * @example 3
+             */
+            skippedHeld: number;
+        };
+        SentReminderView: {
+            /**
+             * Format: uuid
+             * @description The split reminded.
+             * @example 3f2e1d0c-9b8a-4f7e-8d6c-5b4a3f2e1d0c
+             */
+            demandSplit: string;
+            /**
+             * Format: uuid
+             * @description Its payer.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description The policy's step sent.
+             * @example DUE
+             */
+            step: string;
+            /**
+             * Format: date
+             * @description The business date of the run that sent it.
+             * @example 2026-11-26
+             */
+            asOf: string;
+            /**
+             * Format: date-time
+             * @description When it was recorded (UTC).
+             * @example 2026-11-26T04:30:00.123Z
+             */
+            sentAt: string;
+            /**
+             * Format: uuid
+             * @description The run that sent it.
+             * @example 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            runId: string;
+        };
+        DemandRemindersView: {
+            /** @description Oldest first. */
+            reminders: components["schemas"]["SentReminderView"][];
+        };
+        CollectionHoldRequest: {
+            /**
+             * @description Why (a dispute, a pending loan); 1 to 500 characters.
+             * @example Buyer disputes the slab demand
+             */
+            reason: string;
+            /**
+             * Format: date
+             * @description The last day it covers (YYYY-MM-DD, not before today); none: until ended.
+             * @example 2026-12-31
+             */
+            until?: string | null;
+        };
+        CollectionHoldView: {
+            /**
+             * Format: uuid
+             * @description Hold id.
+             * @example 7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The booking held.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * @description Why.
+             * @example Buyer disputes the slab demand
+             */
+            reason: string;
+            /**
+             * Format: date
+             * @description The day it was created.
+             * @example 2026-11-26
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day it covers; null: until ended (ending sets it to that day).
+             * @example 2026-12-31
+             */
+            until: string | null;
+            /**
+             * @description Who created it (the actor).
+             * @example priya.sharma
+             */
+            createdBy: string;
+            /**
+             * @description Who ended it; null while not ended.
+             * @example null
+             */
+            endedBy: string | null;
         };
         FieldErrorView: {
             /**
@@ -4876,7 +5459,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size. */
                 size?: number;
-                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status; default bookingDate,desc, with an id tie-breaker always appended. */
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status, agreementValue; default bookingDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
             header?: {
@@ -8151,7 +8734,7 @@ export interface operations {
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -11017,6 +11600,207 @@ export interface operations {
             };
         };
     };
+    BankAccountsController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Bank account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBankAccountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BANK_ACCOUNT_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Bank account 5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d was not found.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "BANK_ACCOUNT_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bank-accounts/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     BankAccountsController_lines: {
         parameters: {
             query?: {
@@ -12577,6 +13361,1400 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bookings/{id}/statement",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    LettersController_letter: {
+        parameters: {
+            query?: {
+                /** @description The letter's date and the business date its figures stand on (YYYY-MM-DD); default today in the tenant's time zone. */
+                asOf?: string;
+                /** @description Address the letter to this payer of the demand (its split, its dues). */
+                payerId?: string;
+                /** @description pdf (default, the printed letter) or json. */
+                format?: "pdf" | "json";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Demand id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (format=pdf, inline, named letter-<demand number>-<asOf as YYYYMMDD>.pdf) or the letter (format=json). */
+            200: {
+                headers: {
+                    /** @description PDF only: inline; filename="letter-DMD-26-27-00012-20261130.pdf". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["LetterView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND, PAYER_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: DEMAND_CANCELLED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/demand-cancelled",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d is cancelled; it has no letter.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "DEMAND_CANCELLED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/demands/{id}/letter",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_getPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_replacePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
+                "If-Match"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReminderPolicyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag`. Codes: REMINDER_POLICY_CHANGED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/reminder-policy-changed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "The reminder policy changed since it was read (If-Match does not match the current ETag); GET it again and retry.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "REMINDER_POLICY_CHANGED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/reminder-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_due: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                size?: number;
+                /** @description 0-based page. */
+                page?: number;
+                /** @description YYYY-MM-DD; default today in the tenant's zone. */
+                asOf?: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueRemindersPage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "instance": "/reminders/due",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/reminders/due",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/reminders/due",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/reminders/due",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/reminders/due",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReminderRunRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReminderRunView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/reminders/run",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_ofDemand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Demand id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemandRemindersView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/demand-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d was not found.",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "DEMAND_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/demands/{id}/reminders",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_createHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionHoldRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionHoldView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: HOLD_ACTIVE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/hold-active",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d already has an active collection hold (7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b); end it first.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "HOLD_ACTIVE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/idempotency-key-reused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_endHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+                /** @description Collection hold id. */
+                holdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionHoldView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND, HOLD_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: HOLD_ENDED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/hold-ended",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Collection hold 7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b has already ended.",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "HOLD_ENDED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/collection-holds/{holdId}",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
