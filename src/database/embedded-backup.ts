@@ -230,7 +230,7 @@ async function copyDurably(source: string, target: string, mode?: number): Promi
 }
 
 /** What of the running cluster goes into the copy (see SKIPPED_FILES, EMPTIED_DIRS). */
-function skipInBaseBackup(rel: string, name: string, siblings: Set<string>): boolean {
+export function skipInBaseBackup(rel: string, name: string, siblings: Set<string>): boolean {
   const topLevel = !rel.includes(sep);
   if (topLevel && SKIPPED_FILES.has(name)) return true;
   const parent = rel.split(sep)[0];
@@ -243,7 +243,7 @@ function skipInBaseBackup(rel: string, name: string, siblings: Set<string>): boo
 }
 
 /** 24-hex WAL file name -> its segment number (timeline apart). */
-function segmentNumber(walfile: string, segmentBytes: bigint): bigint {
+export function segmentNumber(walfile: string, segmentBytes: bigint): bigint {
   const perId = 0x100000000n / segmentBytes;
   return BigInt(`0x${walfile.slice(8, 16)}`) * perId + BigInt(`0x${walfile.slice(16, 24)}`);
 }
