@@ -238,7 +238,14 @@ export class EmbeddedSupervisor {
       ['SIGKILL', 10_000],
     ] as const) {
       this.signalChild(signal);
-      const gone = await Promise.race([exited.then(() => true), sleep(waitMs).then(() => false)]);
+      // The timer is cancelled once the server is gone: left pending it would keep a command
+      // that started its own server (migration:run, db:restore) alive for another 30 s.
+      const timer = new AbortController();
+      const gone = await Promise.race([
+        exited.then(() => true),
+        sleep(waitMs, false, { signal: timer.signal }).catch(() => false),
+      ]);
+      timer.abort();
       if (gone) return;
       this.options.log('warn', `PostgreSQL did not stop after ${signal} within ${waitMs} ms`);
     }
