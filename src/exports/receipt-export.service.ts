@@ -1,10 +1,10 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
@@ -22,11 +22,13 @@ import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
 import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
 import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
-import { writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
+import { CrlfRows } from './crlf-rows';
+import { drained, writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
 import {
   BEGIN_EXPORT_SQL,
   cappedCountSql,
   COMMIT_SQL,
+  copyExportCsvSql,
   declareExportCursorSql,
   ExportRow,
   fetchExportSql,
@@ -186,10 +188,32 @@ export class ReceiptExportService implements OnModuleDestroy {
     }
     this.running++;
     let client: PoolClient | undefined;
+    let copy: Readable | undefined;
+    let placeHeld = true;
+    /** Gives the export's place and connection back (destroying it when it cannot be reused). */
+    const free = (destroy: boolean) => {
+      if (!placeHeld) return;
+      placeHeld = false;
+      client?.release(destroy || undefined);
+      client = undefined;
+      this.running--;
+    };
+    /**
+     * Called once every row is read and before the file's last bytes are written: a client that
+     * starts its next export as soon as this one ends finds the place free.
+     */
+    const commit = async () => {
+      await client!.query(COMMIT_SQL);
+      free(false);
+    };
     try {
       client = await this.begin(tenant, consistencyTokenOf(res.req.headers['x-consistency-token']));
-      if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
-      await client.query(declareExportCursorSql(sql), sql.countParams);
+      if (format === 'xlsx') {
+        await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
+        await client.query(declareExportCursorSql(sql), sql.countParams);
+      } else {
+        copy = client.query(copyTo(copyExportCsvSql(sql, tenant.currency)));
+      }
 
       const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
       res.status(200);
@@ -199,26 +223,30 @@ export class ReceiptExportService implements OnModuleDestroy {
         `attachment; filename="receipts-${tenant.tenantKey}-${day}.${format}"`,
       );
       res.setHeader('Cache-Control', 'no-store');
-      // The request stream is destroyed once its body is read; only the response tells.
-      let gone = false;
-      res.once('close', () => (gone = !res.writableFinished));
-      const rows = cursorRows(client, () => gone);
-      if (format === 'csv') await writeCsv(rows, tenant, res);
-      else await writeXlsx(rows, tenant, res);
-      await client.query(COMMIT_SQL);
+      if (copy) await writeCsv(copy, res, commit);
+      else {
+        // The request stream is destroyed once its body is read; only the response tells.
+        let gone = false;
+        res.once('close', () => (gone = !res.writableFinished));
+        await writeXlsx(
+          cursorRows(client, () => gone, commit),
+          tenant,
+          res,
+        );
+      }
     } catch (error) {
       if (!res.headersSent) {
-        await client?.query(ROLLBACK_SQL).catch(() => undefined);
+        // A COPY cut short leaves its connection mid-protocol: it is closed, never reused.
+        if (copy) free(true);
+        else if (placeHeld) await client?.query(ROLLBACK_SQL).catch(() => undefined);
         throw error;
       }
       // Headers sent: the only honest signal left is a broken connection. The database
-      // connection goes too, which ends the cursor's transaction at once.
+      // connection goes too, which ends the export's statement and transaction at once.
       if (!res.destroyed) res.destroy(error as Error);
-      client?.release(true);
-      client = undefined;
+      free(true);
     } finally {
-      client?.release();
-      this.running--;
+      free(false);
     }
   }
 }
@@ -251,35 +279,53 @@ export async function refuseTooLarge(
   }
 }
 
-/** The cursor's rows, FETCH_ROWS at a time, read only as fast as they are consumed. */
-async function* cursorRows(client: PoolClient, gone: () => boolean): AsyncGenerator<ExportRow> {
+/**
+ * The cursor's rows, FETCH_ROWS at a time, read only as fast as they are consumed; `done` runs
+ * once the last row is read (the export's COMMIT, before the file's last bytes).
+ */
+async function* cursorRows(
+  client: PoolClient,
+  gone: () => boolean,
+  done: () => Promise<void>,
+): AsyncGenerator<ExportRow> {
   for (;;) {
     if (gone()) throw new Error('the client went away');
     const { rows } = await client.query<ExportRow>(fetchExportSql(FETCH_ROWS));
     yield* rows;
-    if (rows.length < FETCH_ROWS) return;
+    if (rows.length < FETCH_ROWS) break;
   }
+  await done();
 }
 
-async function writeCsv(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
-  const records = Readable.from(
-    (async function* () {
-      for await (const row of rows) yield toExportRecord(row, tenant);
-    })(),
-  );
-  await pipeline(
-    records,
-    stringify({
-      bom: true,
-      header: true,
-      columns: [...EXPORT_COLUMNS],
-      record_delimiter: '\r\n',
-      // RFC 4180: a field with a comma, a quote or a line break is quoted (the default also
-      // covers CR and LF on their own).
-      quoted_match: /[\r\n]/,
-    }),
-    res,
-  );
+/** The byte order mark and the header row, before the first row (CONTRACT §7.2). */
+const CSV_START = Buffer.from(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`, 'utf8');
+
+/**
+ * Streams `copy` (the rows of `COPY ... (FORMAT csv)`) to `res` as the export's CSV: the byte
+ * order mark and header first, rows ending in CRLF (CrlfRows). Nothing is written before the
+ * first rows arrive, so a statement that fails at once is still a problem response. The last
+ * chunk is held back until `done` (the COMMIT, which frees the export's place) has run.
+ * Reading waits for the response to drain, so a slow client slows the COPY.
+ */
+async function writeCsv(copy: Readable, res: Response, done: () => Promise<void>): Promise<void> {
+  let gone = false;
+  res.once('close', () => (gone = !res.writableFinished));
+  const rows = new CrlfRows();
+  let held: Buffer | undefined;
+  for await (const chunk of copy as AsyncIterable<Buffer>) {
+    const out = rows.convert(chunk);
+    if (held === undefined) {
+      held = Buffer.concat([CSV_START, out]);
+      continue;
+    }
+    if (gone) throw new Error('the client went away');
+    if (!res.write(held)) await drained(res);
+    held = out;
+  }
+  if (gone) throw new Error('the client went away');
+  await done();
+  res.end(held ?? CSV_START);
+  await finished(res);
 }
 
 /** The receipt export's one worksheet: the CSV's columns, with typed amount and date cells. */
