@@ -236,13 +236,12 @@ export class ReceiptExportService implements OnModuleDestroy {
       }
     } catch (error) {
       if (!res.headersSent) {
-        // A COPY cut short leaves its connection mid-protocol: it is closed, never reused.
-        if (copy) free(true);
-        else if (placeHeld) await client?.query(ROLLBACK_SQL).catch(() => undefined);
+        if (placeHeld) await client?.query(ROLLBACK_SQL).catch(() => undefined);
         throw error;
       }
       // Headers sent: the only honest signal left is a broken connection. The database
-      // connection goes too, which ends the export's statement and transaction at once.
+      // connection goes too, which ends the export's statement and transaction at once (a COPY
+      // cut short leaves its connection mid-protocol: it could not be reused anyway).
       if (!res.destroyed) res.destroy(error as Error);
       free(true);
     } finally {
@@ -302,29 +301,25 @@ const CSV_START = Buffer.from(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`, 'utf8');
 
 /**
  * Streams `copy` (the rows of `COPY ... (FORMAT csv)`) to `res` as the export's CSV: the byte
- * order mark and header first, rows ending in CRLF (CrlfRows). Nothing is written before the
- * first rows arrive, so a statement that fails at once is still a problem response. The last
- * chunk is held back until `done` (the COMMIT, which frees the export's place) has run.
- * Reading waits for the response to drain, so a slow client slows the COPY.
+ * order mark and header at once (PostgreSQL may sort every row before it sends the first), then
+ * the rows, ending in CRLF (CrlfRows). The last bytes are held back until `done` (the COMMIT,
+ * which frees the export's place) has run. Reading waits for the response to drain, so a slow
+ * client slows the COPY.
  */
 async function writeCsv(copy: Readable, res: Response, done: () => Promise<void>): Promise<void> {
   let gone = false;
   res.once('close', () => (gone = !res.writableFinished));
   const rows = new CrlfRows();
-  let held: Buffer | undefined;
+  res.write(CSV_START.subarray(0, -1));
+  let held: Buffer = CSV_START.subarray(-1);
   for await (const chunk of copy as AsyncIterable<Buffer>) {
-    const out = rows.convert(chunk);
-    if (held === undefined) {
-      held = Buffer.concat([CSV_START, out]);
-      continue;
-    }
     if (gone) throw new Error('the client went away');
     if (!res.write(held)) await drained(res);
-    held = out;
+    held = rows.convert(chunk);
   }
   if (gone) throw new Error('the client went away');
   await done();
-  res.end(held ?? CSV_START);
+  res.end(held);
   await finished(res);
 }
 
