@@ -57,11 +57,13 @@ export interface ExportQuery extends RawSearchQuery {
  * Streams every receipt a search matches as CSV or XLSX (POST /receipts/export). Each export runs on a
  * pool of its own (EXPORT_POOL_SIZE connections, no queue: one more is 503 EXPORT_BUSY), in one
  * read-only REPEATABLE READ transaction (one snapshot for the whole file) with the tenant set
- * for row-level security as every request's transaction is, through a server-side cursor read
- * FETCH_ROWS at a time only when the response has room: a slow client slows the reading, and
- * the service's memory stays flat whatever the size. A client that goes away stops the fetching
- * and the transaction is rolled back; a failure after the headers destroys the connection, so a
- * truncated file never looks complete.
+ * for row-level security as every request's transaction is. CSV is one `COPY ... TO STDOUT`
+ * whose cells PostgreSQL formats (copyExportCsvSql), read only as fast as the response drains;
+ * XLSX reads a server-side cursor FETCH_ROWS at a time only when the response has room. Either
+ * way a slow client slows the reading, and the service's memory stays flat whatever the size.
+ * The export COMMITs and frees its place once the last row is read, before the file's last
+ * bytes. A client that goes away stops the reading and closes the connection; a failure after
+ * the headers destroys the response, so a truncated file never looks complete.
  */
 @Injectable()
 export class ReceiptExportService implements OnModuleDestroy {
