@@ -2,12 +2,21 @@
  * The finance desk on the large tenant (issue 10): totals with and without groupBy against the
  * search page for the same filters (the baseline, same run), CSV and XLSX exports of every
  * receipt of the tenant (seconds, rows/s, time to first byte, peak RSS of this process, which
- * runs the service and discards the bytes), and the printed receipt (ms per PDF).
+ * runs the service and discards the bytes), and the printed receipt (ms per PDF). The CSV export
+ * is set against the same COPY read by pg-copy-streams into nothing (the floor, same run) and the
+ * cursor + csv-stringify path it replaced (in this process, into nothing).
  * Run: npm run bench:finance [-- --help]
  */
 import { spawn } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { BEGIN_EXPORT_SQL, COMMIT_SQL, copyExportCsvSql } from '@/exports/receipt-export.sql';
+import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { pageStatement, SearchTable } from '@/search/search-page';
 import { parseSearchRequest } from '@/search/search-request';
 import { SearchCatalogue } from '@/search/search-catalogue';
@@ -19,6 +28,7 @@ import { renderReceiptPdf } from '@/documents/receipt-pdf';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { loadSpread, spreadReceipts } from './receipt-data';
+import { writeCursorCsv } from '../test/support/cursor-csv-export';
 
 const HELP = `npm run bench:finance [-- options]
 
@@ -27,7 +37,14 @@ const HELP = `npm run bench:finance [-- options]
   --hot-share F    share of N on the first ("hot") tenant (default 0.4)
   --runs R         timed requests per summary variant     (default 7)
   --pdfs P         PDFs rendered                          (default 50)
+  --export-runs E  rounds of the CSV export comparison    (default 3)
+  --exports-only   only the exports (no plans, totals, PDFs)
   --help           this text
+
+CSV export, each round in this order: the export's COPY read by pg-copy-streams into nothing
+(the floor), POST /receipts/export downloaded by another process, the cursor + csv-stringify
+path the COPY replaced (in this process, into nothing). Medians, and the median of the rounds'
+ratios export / COPY.
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000 receipts on
 the hot tenant, all of which are exported).
@@ -117,6 +134,45 @@ req.end('[]');`;
   });
 }
 
+/** A Writable that counts and drops what it is given. */
+function nothing(): Writable & { bytes: number } {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      sink.bytes += chunk.length;
+      callback();
+    },
+  }) as Writable & { bytes: number };
+  sink.bytes = 0;
+  return sink;
+}
+
+/**
+ * `fn` on a connection as the application login in the tenant's read-only snapshot (as the
+ * export runs): seconds.
+ */
+async function inSnapshot(
+  appUrl: string,
+  tenantId: string,
+  fn: (client: Client) => Promise<unknown>,
+): Promise<number> {
+  const client = new Client({ connectionString: appUrl });
+  await client.connect();
+  try {
+    const start = process.hrtime.bigint();
+    await client.query(BEGIN_EXPORT_SQL);
+    await client.query(TENANT_SETUP_SQL, [tenantId, '5000ms', '600000ms']);
+    await fn(client);
+    await client.query(COMMIT_SQL);
+    return Number(process.hrtime.bigint() - start) / 1e9;
+  } finally {
+    await client.end();
+  }
+}
+
+function median(values: number[]): number {
+  return quantile(values, 0.5);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -125,6 +181,8 @@ async function main(): Promise<void> {
       'hot-share': { type: 'string', default: '0.4' },
       runs: { type: 'string', default: '7' },
       pdfs: { type: 'string', default: '50' },
+      'export-runs': { type: 'string', default: '3' },
+      'exports-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -136,6 +194,8 @@ async function main(): Promise<void> {
   const tenants = Number(values.tenants);
   const runs = Number(values.runs);
   const pdfs = Number(values.pdfs);
+  const exportRuns = Number(values['export-runs']);
+  const exportsOnly = values['exports-only'];
   const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
   const env = await startBenchEnvironment();
   try {
@@ -179,7 +239,7 @@ async function main(): Promise<void> {
       ],
       ['bookings, default sort', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, {}, []],
     ];
-    for (const [name, spec, catalogue, columns, query, filters] of plans) {
+    for (const [name, spec, catalogue, columns, query, filters] of exportsOnly ? [] : plans) {
       process.stdout.write(
         `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
       );
@@ -199,7 +259,7 @@ async function main(): Promise<void> {
       `| filter | request | matches | p50 ms | p95 ms | / search page p50 |`,
       '|---|---|---|---|---|---|',
     ];
-    for (const [name, body] of Object.entries(filters)) {
+    for (const [name, body] of Object.entries(exportsOnly ? {} : filters)) {
       const page: number[] = [];
       let matches = 0;
       for (let i = 0; i < runs; i++) {
@@ -234,6 +294,44 @@ async function main(): Promise<void> {
       }
     }
 
+    // The CSV export against its floor, the same COPY read into nothing, and against the cursor
+    // path it replaced; paired in each round so that the machine's load hits all three alike.
+    const [{ currency }] = (
+      await env.owner.query<{ currency: string }>('SELECT currency FROM tenants WHERE id = $1', [
+        tenant.id,
+      ])
+    ).rows;
+    const copySql = copyExportCsvSql(
+      compileSearch(parseSearchRequest(RECEIPT_SEARCH, {}, []), tenant.id),
+      currency,
+    );
+    const floor: number[] = [];
+    const service: number[] = [];
+    const cursor: number[] = [];
+    const ratios: number[] = [];
+    let csvBytes = 0;
+    for (let round = 0; round < exportRuns; round++) {
+      const copySeconds = await inSnapshot(env.appUrl, tenant.id, (client) =>
+        pipeline(client.query(copyTo(copySql)), nothing()),
+      );
+      const result = await download(`${env.baseUrl}/receipts/export?format=csv`, headers);
+      csvBytes = result.bytes;
+      const cursorSeconds = await inSnapshot(env.appUrl, tenant.id, (client) =>
+        writeCursorCsv(client, { tenantId: tenant.id, currency }, undefined, [], nothing()),
+      );
+      floor.push(hot / copySeconds);
+      service.push(hot / result.seconds);
+      cursor.push(hot / cursorSeconds);
+      ratios.push(copySeconds / result.seconds);
+    }
+    const csvLines = [
+      '| path | rows/s (median) | rounds | / COPY into nothing |',
+      '|---|---|---|---|',
+      `| COPY read by pg-copy-streams into nothing (floor) | ${median(floor).toFixed(0)} | ${floor.map((r) => r.toFixed(0)).join(', ')} | 1.00 |`,
+      `| POST /receipts/export?format=csv (COPY, HTTP, another process reads) | ${median(service).toFixed(0)} | ${service.map((r) => r.toFixed(0)).join(', ')} | ${median(ratios).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
+      `| cursor + csv-stringify (the path before, in process, into nothing) | ${median(cursor).toFixed(0)} | ${cursor.map((r) => r.toFixed(0)).join(', ')} | ${(median(cursor) / median(floor)).toFixed(2)} |`,
+    ];
+
     // Exports of every receipt of the hot tenant, downloaded by a client in another process (so
     // this process's RSS is the service's own) that discards the bytes.
     const exportLines = [
@@ -258,11 +356,11 @@ async function main(): Promise<void> {
     }
 
     // The printed receipt: over HTTP (read, hash, render) and the render alone.
-    const page = (await (
-      await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])
-    ).json()) as {
-      content: ReceiptView[];
-    };
+    const page = exportsOnly
+      ? { content: [] as ReceiptView[] }
+      : ((await (await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])).json()) as {
+          content: ReceiptView[];
+        });
     const http: number[] = [];
     for (const r of page.content) {
       http.push(
@@ -289,10 +387,15 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       `\nFinance desk on the hot tenant (${hot} receipts; ${receipts} over ${tenants} tenants; node ${process.version})\n\n` +
-        `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n` +
+        (exportsOnly
+          ? ''
+          : `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n`) +
+        `CSV export of every receipt of the tenant against the same COPY into nothing (${exportRuns} paired rounds, ${(csvBytes / 1e6).toFixed(1)} MB)\n\n${csvLines.join('\n')}\n\n` +
         `Exports of every receipt of the tenant (downloaded by another process; RSS and heap: the service's process)\n\n${exportLines.join('\n')}\n\n` +
-        `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
-        `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`,
+        (exportsOnly
+          ? ''
+          : `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
+            `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`),
     );
   } finally {
     await env.stop();

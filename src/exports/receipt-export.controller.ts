@@ -32,13 +32,14 @@ export class ReceiptExportController {
     description:
       'The body is exactly the search body (POST /receipts/search); no paging: every match, in ' +
       "the search's sort order (sort as in search). Streamed from one consistent snapshot " +
-      'through a database cursor, so the first bytes leave at once and memory stays flat at any ' +
-      `size. Columns: ${EXPORT_COLUMNS.join(', ')} (statusReason, statusChangedOn ` +
+      '(CSV through a COPY, XLSX through a cursor), so the first bytes leave at once and memory ' +
+      `stays flat at any size. Columns: ${EXPORT_COLUMNS.join(', ')} (statusReason, statusChangedOn ` +
       'and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
       'decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date ' +
       `cells; at most ${MAX_XLSX_ROWS.toLocaleString('en')} rows (else 422: use CSV). A text ` +
       "cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports " +
-      'run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After. A ' +
+      'run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After; an ' +
+      "export frees its place before its last bytes, so its client's next export finds it free. A " +
       'failure after the headers breaks the connection, so a truncated file is never mistaken ' +
       'for a whole one.',
     scopes: ['receipts:read'],

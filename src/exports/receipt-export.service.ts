@@ -1,10 +1,10 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { Pool, PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
@@ -22,11 +22,13 @@ import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
 import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
 import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
-import { writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
+import { CrlfRows } from './crlf-rows';
+import { drained, writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
 import {
   BEGIN_EXPORT_SQL,
   cappedCountSql,
   COMMIT_SQL,
+  copyExportCsvSql,
   declareExportCursorSql,
   ExportRow,
   fetchExportSql,
@@ -55,11 +57,13 @@ export interface ExportQuery extends RawSearchQuery {
  * Streams every receipt a search matches as CSV or XLSX (POST /receipts/export). Each export runs on a
  * pool of its own (EXPORT_POOL_SIZE connections, no queue: one more is 503 EXPORT_BUSY), in one
  * read-only REPEATABLE READ transaction (one snapshot for the whole file) with the tenant set
- * for row-level security as every request's transaction is, through a server-side cursor read
- * FETCH_ROWS at a time only when the response has room: a slow client slows the reading, and
- * the service's memory stays flat whatever the size. A client that goes away stops the fetching
- * and the transaction is rolled back; a failure after the headers destroys the connection, so a
- * truncated file never looks complete.
+ * for row-level security as every request's transaction is. CSV is one `COPY ... TO STDOUT`
+ * whose cells PostgreSQL formats (copyExportCsvSql), read only as fast as the response drains;
+ * XLSX reads a server-side cursor FETCH_ROWS at a time only when the response has room. Either
+ * way a slow client slows the reading, and the service's memory stays flat whatever the size.
+ * The export COMMITs and frees its place once the last row is read, before the file's last
+ * bytes. A client that goes away stops the reading and closes the connection; a failure after
+ * the headers destroys the response, so a truncated file never looks complete.
  */
 @Injectable()
 export class ReceiptExportService implements OnModuleDestroy {
@@ -186,10 +190,32 @@ export class ReceiptExportService implements OnModuleDestroy {
     }
     this.running++;
     let client: PoolClient | undefined;
+    let copy: Readable | undefined;
+    let placeHeld = true;
+    /** Gives the export's place and connection back (destroying it when it cannot be reused). */
+    const free = (destroy: boolean) => {
+      if (!placeHeld) return;
+      placeHeld = false;
+      client?.release(destroy || undefined);
+      client = undefined;
+      this.running--;
+    };
+    /**
+     * Called once every row is read and before the file's last bytes are written: a client that
+     * starts its next export as soon as this one ends finds the place free.
+     */
+    const commit = async () => {
+      await client!.query(COMMIT_SQL);
+      free(false);
+    };
     try {
       client = await this.begin(tenant, consistencyTokenOf(res.req.headers['x-consistency-token']));
-      if (format === 'xlsx') await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
-      await client.query(declareExportCursorSql(sql), sql.countParams);
+      if (format === 'xlsx') {
+        await refuseTooLarge(client, sql.matchSql('r.id'), sql.countParams);
+        await client.query(declareExportCursorSql(sql), sql.countParams);
+      } else {
+        copy = client.query(copyTo(copyExportCsvSql(sql, tenant.currency)));
+      }
 
       const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
       res.status(200);
@@ -199,26 +225,29 @@ export class ReceiptExportService implements OnModuleDestroy {
         `attachment; filename="receipts-${tenant.tenantKey}-${day}.${format}"`,
       );
       res.setHeader('Cache-Control', 'no-store');
-      // The request stream is destroyed once its body is read; only the response tells.
-      let gone = false;
-      res.once('close', () => (gone = !res.writableFinished));
-      const rows = cursorRows(client, () => gone);
-      if (format === 'csv') await writeCsv(rows, tenant, res);
-      else await writeXlsx(rows, tenant, res);
-      await client.query(COMMIT_SQL);
+      if (copy) await writeCsv(copy, res, commit);
+      else {
+        // The request stream is destroyed once its body is read; only the response tells.
+        let gone = false;
+        res.once('close', () => (gone = !res.writableFinished));
+        await writeXlsx(
+          cursorRows(client, () => gone, commit),
+          tenant,
+          res,
+        );
+      }
     } catch (error) {
       if (!res.headersSent) {
-        await client?.query(ROLLBACK_SQL).catch(() => undefined);
+        if (placeHeld) await client?.query(ROLLBACK_SQL).catch(() => undefined);
         throw error;
       }
       // Headers sent: the only honest signal left is a broken connection. The database
-      // connection goes too, which ends the cursor's transaction at once.
+      // connection goes too, which ends the export's statement and transaction at once (a COPY
+      // cut short leaves its connection mid-protocol: it could not be reused anyway).
       if (!res.destroyed) res.destroy(error as Error);
-      client?.release(true);
-      client = undefined;
+      free(true);
     } finally {
-      client?.release();
-      this.running--;
+      free(false);
     }
   }
 }
@@ -251,35 +280,49 @@ export async function refuseTooLarge(
   }
 }
 
-/** The cursor's rows, FETCH_ROWS at a time, read only as fast as they are consumed. */
-async function* cursorRows(client: PoolClient, gone: () => boolean): AsyncGenerator<ExportRow> {
+/**
+ * The cursor's rows, FETCH_ROWS at a time, read only as fast as they are consumed; `done` runs
+ * once the last row is read (the export's COMMIT, before the file's last bytes).
+ */
+async function* cursorRows(
+  client: PoolClient,
+  gone: () => boolean,
+  done: () => Promise<void>,
+): AsyncGenerator<ExportRow> {
   for (;;) {
     if (gone()) throw new Error('the client went away');
     const { rows } = await client.query<ExportRow>(fetchExportSql(FETCH_ROWS));
     yield* rows;
-    if (rows.length < FETCH_ROWS) return;
+    if (rows.length < FETCH_ROWS) break;
   }
+  await done();
 }
 
-async function writeCsv(rows: AsyncIterable<ExportRow>, tenant: TenantContext, res: Response) {
-  const records = Readable.from(
-    (async function* () {
-      for await (const row of rows) yield toExportRecord(row, tenant);
-    })(),
-  );
-  await pipeline(
-    records,
-    stringify({
-      bom: true,
-      header: true,
-      columns: [...EXPORT_COLUMNS],
-      record_delimiter: '\r\n',
-      // RFC 4180: a field with a comma, a quote or a line break is quoted (the default also
-      // covers CR and LF on their own).
-      quoted_match: /[\r\n]/,
-    }),
-    res,
-  );
+/** The byte order mark and the header row, before the first row (CONTRACT §7.2). */
+const CSV_START = Buffer.from(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`, 'utf8');
+
+/**
+ * Streams `copy` (the rows of `COPY ... (FORMAT csv)`) to `res` as the export's CSV: the byte
+ * order mark and header at once (PostgreSQL may sort every row before it sends the first), then
+ * the rows, ending in CRLF (CrlfRows). The last bytes are held back until `done` (the COMMIT,
+ * which frees the export's place) has run. Reading waits for the response to drain, so a slow
+ * client slows the COPY.
+ */
+async function writeCsv(copy: Readable, res: Response, done: () => Promise<void>): Promise<void> {
+  let gone = false;
+  res.once('close', () => (gone = !res.writableFinished));
+  const rows = new CrlfRows();
+  res.write(CSV_START.subarray(0, -1));
+  let held: Buffer = CSV_START.subarray(-1);
+  for await (const chunk of copy as AsyncIterable<Buffer>) {
+    if (gone) throw new Error('the client went away');
+    if (!res.write(held)) await drained(res);
+    held = rows.convert(chunk);
+  }
+  if (gone) throw new Error('the client went away');
+  await done();
+  res.end(held);
+  await finished(res);
 }
 
 /** The receipt export's one worksheet: the CSV's columns, with typed amount and date cells. */

@@ -37,6 +37,22 @@ const FORMATS: Readonly<Record<XlsxCellType, string | undefined>> = {
   datetime: 'yyyy-mm-dd hh:mm:ss',
 };
 
+/**
+ * Resolves once `stream` has drained or closed; the listeners go with it (a race of two
+ * `once`s would leave the loser's behind on every wait).
+ */
+export function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
 /** Rows between checks of the stream's back-pressure. */
 const DRAIN_EVERY = 1000;
 
@@ -84,7 +100,7 @@ export async function writeXlsxSheet(
     for (const c of sheet.columns) cells[c.key] = cell(c.type, row[c.key] ?? null);
     worksheet.addRow(cells).commit();
     if (++written % DRAIN_EVERY === 0 && stream.writableNeedDrain) {
-      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      await drained(stream);
     }
   }
   worksheet.commit();
