@@ -66,19 +66,20 @@ const HELP = `npm run bench:owes [-- options]
 The issue's data set is the default (400,000 receipts on the hot tenant).
 `;
 
-const SERVICE_APP = 'finance-service';
-const PG_APP = 'bench-owes-pg';
+export const SERVICE_APP = 'finance-service';
+export const PG_APP = 'bench-owes-pg';
 
-interface Figure {
+export interface Figure {
   name: string;
   serviceMs: number[];
   sqlMs: number[];
   target: number;
 }
 
-const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const p50 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -88,7 +89,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
  * One timed service call and one timed SQL-alone call, alternating which goes first, so drift
  * hits both sides alike. `before` (untimed) runs ahead of each call, e.g. a write.
  */
-async function alternate(
+export async function alternate(
   figure: Figure,
   service: () => Promise<unknown>,
   alone: () => Promise<unknown>,
@@ -107,7 +108,7 @@ async function alternate(
 }
 
 /** The tenant as the service's request context has it (the bench token's subject is the actor). */
-function contextOf(t: Tenant): TenantContext {
+export function contextOf(t: Tenant): TenantContext {
   return {
     tenantId: t.id,
     tenantKey: t.key,
@@ -119,7 +120,7 @@ function contextOf(t: Tenant): TenantContext {
   };
 }
 
-class Owes {
+export class Owes {
   private readonly pool: Pool;
   readonly db: FloorDb;
   /** Signed once per tenant: signing is the client's cost, not the service's. */
@@ -227,7 +228,7 @@ class Owes {
 }
 
 /** Same statements, in order, from the service's request and from `pg` alone; throws if not. */
-async function sameSql(
+export async function sameSql(
   log: StatementLog,
   owner: Client,
   name: string,
@@ -787,4 +788,5 @@ async function main(): Promise<void> {
   }
 }
 
-runBench(main);
+// bench/letters.bench.ts imports the helpers above: run only when started as the bench itself.
+if (require.main === module) runBench(main);

@@ -61,6 +61,10 @@ export async function generateReceipts(
        FROM generate_series(1::bigint, $3::bigint) g JOIN s ON s.rn = 1 + (g * 7) % $4::bigint`,
     [tenantId, PAYMENT_MODES, receipts, Number(rows[0].n)],
   );
+  // Fresh statistics first: planned on statistics from before this tenant's rows, the UPDATE
+  // below can become a nested loop over every receipt of the table (seen stuck for 12 minutes on
+  // the 14th tenant of the 1M set while autovacuum lagged on a busy machine).
+  await owner.query('ANALYZE demand_splits, receipts');
   // What the receipt writes keep: a split's paid amount is what its ACTIVE receipts pay, a
   // demand's received amount what its splits were paid, and their statuses follow.
   await owner.query(
