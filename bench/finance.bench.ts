@@ -6,6 +6,7 @@
  * Run: npm run bench:finance [-- --help]
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { pageStatement, SearchTable } from '@/search/search-page';
@@ -27,11 +28,15 @@ const HELP = `npm run bench:finance [-- options]
   --hot-share F    share of N on the first ("hot") tenant (default 0.4)
   --runs R         timed requests per summary variant     (default 7)
   --pdfs P         PDFs rendered                          (default 50)
+  --only S         comma-separated sections of plans,totals,keyword,exports,pdf (default all)
   --help           this text
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000 receipts on
 the hot tenant, all of which are exported).
 `;
+
+/** Keywords for demand and booking search: a common surname, a run of booking numbers. */
+const KEYWORDS = ['iyer', 'BKG/4321'];
 
 const GROUPS = [
   '',
@@ -125,6 +130,7 @@ async function main(): Promise<void> {
       'hot-share': { type: 'string', default: '0.4' },
       runs: { type: 'string', default: '7' },
       pdfs: { type: 'string', default: '50' },
+      only: { type: 'string', default: 'plans,totals,keyword,exports,pdf' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -136,6 +142,7 @@ async function main(): Promise<void> {
   const tenants = Number(values.tenants);
   const runs = Number(values.runs);
   const pdfs = Number(values.pdfs);
+  const sections = new Set(values.only.split(','));
   const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
   const env = await startBenchEnvironment();
   try {
@@ -169,25 +176,45 @@ async function main(): Promise<void> {
           { field: 'status', query: 'PENDING,PARTIALLY_PAID', type: 'IN' },
         ],
       ],
-      [
-        'demands, keyword "iyer"',
-        DEMAND_TABLE,
-        DEMAND_SEARCH,
-        DEMAND_COLUMNS,
-        {},
-        [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }],
-      ],
       ['bookings, default sort', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, {}, []],
+      ...KEYWORDS.flatMap(
+        (
+          k,
+        ): Array<
+          [string, SearchTable, SearchCatalogue, string, Record<string, string>, unknown[]]
+        > => [
+          [
+            `demands, keyword "${k}"`,
+            DEMAND_TABLE,
+            DEMAND_SEARCH,
+            DEMAND_COLUMNS,
+            {},
+            [{ field: 'keyword', query: k, type: 'CONTAINS' }],
+          ],
+          [
+            `bookings, keyword "${k}"`,
+            BOOKING_TABLE,
+            BOOKING_SEARCH,
+            BOOKING_COLUMNS,
+            {},
+            [{ field: 'keyword', query: k, type: 'CONTAINS' }],
+          ],
+        ],
+      ),
     ];
-    for (const [name, spec, catalogue, columns, query, filters] of plans) {
-      process.stdout.write(
-        `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
-      );
+    if (sections.has('plans')) {
+      for (const [name, spec, catalogue, columns, query, filters] of plans) {
+        process.stdout.write(
+          `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
+        );
+      }
     }
     const post = (path: string, body: unknown) =>
       fetch(`${env.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 
-    // Totals against the search page of the same filters.
+    // Totals against the search page of the same filters: the first request (cold: nothing
+    // cached), the next ones (warm), and each after a write that inserted nothing the filter
+    // matches (the tenant's write version bumped, as a receipt of another payer would).
     const filters: Record<string, unknown[]> = {
       everything: [],
       'ACTIVE, one year': [
@@ -195,11 +222,16 @@ async function main(): Promise<void> {
         { field: 'receivedDate', query: '2025-04-01,2026-03-31', type: 'BETWEEN' },
       ],
     };
+    const bumpVersion = () =>
+      env.owner.query(
+        `UPDATE receipt_search_versions SET version = version + 1 WHERE tenant_id = $1`,
+        [tenant.id],
+      );
     const lines = [
-      `| filter | request | matches | p50 ms | p95 ms | / search page p50 |`,
-      '|---|---|---|---|---|---|',
+      `| filter | request | matches | cold ms | warm p50 ms | warm p95 ms | after a write p50 ms | warm / search page p50 |`,
+      '|---|---|---|---|---|---|---|---|',
     ];
-    for (const [name, body] of Object.entries(filters)) {
+    for (const [name, body] of sections.has('totals') ? Object.entries(filters) : []) {
       const page: number[] = [];
       let matches = 0;
       for (let i = 0; i < runs; i++) {
@@ -212,24 +244,57 @@ async function main(): Promise<void> {
       }
       const base = quantile(page, 0.5);
       lines.push(
-        `| ${name} | search page (size 20) | ${matches} | ${base.toFixed(1)} | ${quantile(page, 0.95).toFixed(1)} | 1.00 |`,
+        `| ${name} | search page (size 20) | ${matches} | ${page[0].toFixed(1)} | ${base.toFixed(1)} | ${quantile(page, 0.95).toFixed(1)} | | 1.00 |`,
       );
       for (const group of GROUPS) {
         const path = group ? `/receipts/summary?groupBy=${group}` : '/receipts/summary';
-        const times: number[] = [];
+        const request = async () => {
+          const res = await post(path, body);
+          const summary = (await res.json()) as { count: number };
+          if (summary.count !== matches) throw new Error(`${path}: ${summary.count} != ${matches}`);
+        };
+        const cold = await timed(request);
+        const warm: number[] = [];
+        for (let i = 0; i < runs; i++) warm.push(await timed(request));
+        const written: number[] = [];
         for (let i = 0; i < runs; i++) {
-          times.push(
-            await timed(async () => {
-              const res = await post(path, body);
-              const summary = (await res.json()) as { count: number };
-              if (summary.count !== matches)
-                throw new Error(`${path}: ${summary.count} != ${matches}`);
-            }),
-          );
+          await bumpVersion();
+          written.push(await timed(request));
         }
-        const p50 = quantile(times, 0.5);
+        const p50 = quantile(warm, 0.5);
         lines.push(
-          `| ${name} | summary${group ? ` by ${group}` : ''} | ${matches} | ${p50.toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${(p50 / base).toFixed(2)} |`,
+          `| ${name} | summary${group ? ` by ${group}` : ''} | ${matches} | ${cold.toFixed(1)} | ${p50.toFixed(1)} | ${quantile(warm, 0.95).toFixed(1)} | ${quantile(written, 0.5).toFixed(1)} | ${(p50 / base).toFixed(2)} |`,
+        );
+      }
+    }
+
+    // Keyword search on demands and bookings over HTTP: the first page and its exact total,
+    // with the first page's ids hashed so that two runs can be compared for the same results.
+    const keywordLines = [
+      `| resource | keyword | totalElements | first page ids (sha256, 12) | p50 ms | p95 ms |`,
+      '|---|---|---|---|---|---|',
+    ];
+    for (const resource of sections.has('keyword') ? ['demands', 'bookings'] : []) {
+      for (const k of KEYWORDS) {
+        const body = [{ field: 'keyword', query: k, type: 'CONTAINS' }];
+        let total = 0;
+        let digest = '';
+        const times: number[] = [];
+        for (let i = 0; i < runs + 1; i++) {
+          const ms = await timed(async () => {
+            const res = await post(`/${resource}/search?size=20`, body);
+            if (res.status !== 200) throw new Error(`${resource} search: ${res.status}`);
+            const page = (await res.json()) as { totalElements: number; content: { id: string }[] };
+            total = page.totalElements;
+            digest = createHash('sha256')
+              .update(page.content.map((c) => c.id).join(','))
+              .digest('hex')
+              .slice(0, 12);
+          });
+          if (i > 0) times.push(ms);
+        }
+        keywordLines.push(
+          `| ${resource} | ${k} | ${total} | ${digest} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} |`,
         );
       }
     }
@@ -240,7 +305,7 @@ async function main(): Promise<void> {
       '| format | rows | MB | first byte ms | seconds | rows/s | service RSS MB: before, peak | heap used MB: peak |',
       '|---|---|---|---|---|---|---|---|',
     ];
-    for (const format of ['csv', 'xlsx']) {
+    for (const format of sections.has('exports') ? ['csv', 'xlsx'] : []) {
       global.gc?.();
       const before = process.memoryUsage().rss;
       let peak = before;
@@ -258,11 +323,11 @@ async function main(): Promise<void> {
     }
 
     // The printed receipt: over HTTP (read, hash, render) and the render alone.
-    const page = (await (
-      await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])
-    ).json()) as {
-      content: ReceiptView[];
-    };
+    const page = sections.has('pdf')
+      ? ((await (await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])).json()) as {
+          content: ReceiptView[];
+        })
+      : { content: [] };
     const http: number[] = [];
     for (const r of page.content) {
       http.push(
@@ -289,10 +354,19 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       `\nFinance desk on the hot tenant (${hot} receipts; ${receipts} over ${tenants} tenants; node ${process.version})\n\n` +
-        `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n` +
-        `Exports of every receipt of the tenant (downloaded by another process; RSS and heap: the service's process)\n\n${exportLines.join('\n')}\n\n` +
-        `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
-        `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`,
+        (sections.has('totals')
+          ? `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n`
+          : '') +
+        (sections.has('keyword')
+          ? `Keyword search, first page of 20 (${runs} requests after one warm-up)\n\n${keywordLines.join('\n')}\n\n`
+          : '') +
+        (sections.has('exports')
+          ? `Exports of every receipt of the tenant (downloaded by another process; RSS and heap: the service's process)\n\n${exportLines.join('\n')}\n\n`
+          : '') +
+        (sections.has('pdf')
+          ? `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
+            `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`
+          : ''),
     );
   } finally {
     await env.stop();
