@@ -17,6 +17,9 @@ import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
 import { DEMAND_COLUMNS } from '@/demands/demands.sql';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { summaryDeltaStatement, summaryDependencies } from '@/receipts/summary/receipt-summary.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -75,14 +78,24 @@ async function explainPage(
     tenantId,
     columns,
   );
+  return explain(appUrl, tenantId, statement.text, statement.params);
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) as the application login, the tenant set for the transaction. */
+async function explain(
+  appUrl: string,
+  tenantId: string,
+  text: string,
+  params: unknown[],
+): Promise<string> {
   const app = new Client({ connectionString: appUrl });
   await app.connect();
   try {
     await app.query('BEGIN');
     await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
     const { rows } = await app.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
-      statement.params,
+      `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
+      params,
     );
     await app.query('ROLLBACK');
     return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -206,6 +219,19 @@ async function main(): Promise<void> {
       for (const [name, spec, catalogue, columns, query, filters] of plans) {
         process.stdout.write(
           `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
+        );
+      }
+      // A warm summary: only the receipts inserted since the cached version (here: none, at
+      // version 0), grouped; and the same at a stale version (the aggregate is not run).
+      const parsed = parseSearchRequest(RECEIPT_SEARCH, {}, []);
+      const compiled = compileSearch(parsed, tenant.id);
+      const deps = summaryDependencies(parsed, 'paymentMode');
+      for (const [name, version] of [
+        ['summary by paymentMode, warm (delta since the cached version)', '0'],
+        ['summary by paymentMode, stale cached version', '-1'],
+      ]) {
+        process.stdout.write(
+          `\n=== ${name}\n${await explain(env.appUrl, tenant.id, summaryDeltaStatement(compiled, 'paymentMode', deps), [...compiled.countParams, version])}\n`,
         );
       }
     }
