@@ -20,6 +20,7 @@ import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMa
 import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-AnalyzeGrant';
 import { BankLinesAmountPaise1765450000000 } from '../../migrations/1765450000000-BankLinesAmountPaise';
 import { SecretsAtRest1765500000000 } from '../../migrations/1765500000000-SecretsAtRest';
+import { BookingKeywordSearch1765550000000 } from '../../migrations/1765550000000-BookingKeywordSearch';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   AnalyzeGrant1765400000000,
   BankLinesAmountPaise1765450000000,
   SecretsAtRest1765500000000,
+  BookingKeywordSearch1765550000000,
 ];
 
 export function dataSourceOptions(

@@ -21,6 +21,7 @@ import {
   compileOrderBy,
   escapeLike,
   KEYWORD_SLOT,
+  keywordUsesIndex,
   Params,
   SearchSqlShape,
 } from '@/search/search-conditions';
@@ -67,13 +68,7 @@ function keywordScanCondition(k: string): string {
   );
 }
 
-/**
- * pg_trgm takes trigrams only from runs of word characters; without a run of three (ASCII, so
- * under any database locale) the trigram indexes cannot narrow anything and the scan is cheaper.
- */
-export function keywordUsesIndex(value: string): boolean {
-  return /[A-Za-z0-9]{3}/.test(value);
-}
+export { keywordUsesIndex };
 
 /**
  * Above this many matching demands (each fans out to its receipts) or receipts matched by number
