@@ -38,8 +38,8 @@ The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000
 the hot tenant, all of which are exported).
 `;
 
-/** Keywords for demand and booking search: a common surname, a run of booking numbers. */
-const KEYWORDS = ['iyer', 'BKG/4321'];
+/** Keywords for demand and booking search: a surname of a tenth, numbers, nothing at all. */
+const KEYWORDS = ['iyer', 'BKG/4321', 'BKG/43', 'zzzz'];
 
 const GROUPS = [
   '',
@@ -190,29 +190,37 @@ async function main(): Promise<void> {
         ],
       ],
       ['bookings, default sort', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, {}, []],
-      ...KEYWORDS.flatMap(
+      ...['iyer', 'BKG/4321'].flatMap((k) =>
         (
-          k,
-        ): Array<
-          [string, SearchTable, SearchCatalogue, string, Record<string, string>, unknown[]]
-        > => [
           [
-            `demands, keyword "${k}"`,
-            DEMAND_TABLE,
-            DEMAND_SEARCH,
-            DEMAND_COLUMNS,
-            {},
-            [{ field: 'keyword', query: k, type: 'CONTAINS' }],
-          ],
-          [
-            `bookings, keyword "${k}"`,
-            BOOKING_TABLE,
-            BOOKING_SEARCH,
-            BOOKING_COLUMNS,
-            {},
-            [{ field: 'keyword', query: k, type: 'CONTAINS' }],
-          ],
-        ],
+            ['demands', DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS],
+            ['bookings', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS],
+          ] as const
+        ).flatMap(
+          ([resource, spec, catalogue, columns]): Array<
+            [string, SearchTable, SearchCatalogue, string, Record<string, string>, unknown[]]
+          > => {
+            const filters = [{ field: 'keyword', query: k, type: 'CONTAINS' }];
+            return [
+              [
+                `${resource}, keyword "${k}" (scan)`,
+                { ...spec, keywordIds: undefined },
+                catalogue,
+                columns,
+                {},
+                filters,
+              ],
+              [
+                `${resource}, keyword "${k}" (trigram lookup)`,
+                spec,
+                catalogue,
+                columns,
+                {},
+                filters,
+              ],
+            ];
+          },
+        ),
       ),
     ];
     if (sections.has('plans')) {
@@ -294,13 +302,32 @@ async function main(): Promise<void> {
       }
     }
 
-    // Keyword search on demands and bookings over HTTP: the first page and its exact total,
-    // with the first page's ids hashed so that two runs can be compared for the same results.
+    // Keyword search on demands and bookings. Over HTTP: the first page and its exact total, the
+    // page's record numbers hashed (ids are random per run) to compare runs. In SQL, as the
+    // application login in a tenant transaction, in the same run and alternating: the page
+    // statement as it scans (no lookup function: the statement before issue 30.4) and as it
+    // runs now (through the trigram lookup), with their rows compared.
     const keywordLines = [
-      `| resource | keyword | totalElements | first page ids (sha256, 12) | p50 ms | p95 ms |`,
-      '|---|---|---|---|---|---|',
+      `| resource | keyword | totalElements | first page numbers (sha256, 12) | HTTP p50 ms | HTTP p95 ms | SQL scan p50 ms | SQL indexed p50 ms | same rows |`,
+      '|---|---|---|---|---|---|---|---|---|',
     ];
+    const searchTables: Record<string, [SearchTable, SearchCatalogue, string, string]> = {
+      demands: [DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS, 'demandNumber'],
+      bookings: [BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, 'bookingNumber'],
+    };
+    const app = new Client({ connectionString: env.appUrl });
+    await app.connect();
+    const runAsApp = async (text: string, params: unknown[]) => {
+      await app.query('BEGIN');
+      await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+      const start = process.hrtime.bigint();
+      const { rows } = await app.query(text, params);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      await app.query('COMMIT');
+      return { ms, rows: JSON.stringify(rows) };
+    };
     for (const resource of sections.has('keyword') ? ['demands', 'bookings'] : []) {
+      const [table, catalogue, columns, numberField] = searchTables[resource];
       for (const k of KEYWORDS) {
         const body = [{ field: 'keyword', query: k, type: 'CONTAINS' }];
         let total = 0;
@@ -310,20 +337,41 @@ async function main(): Promise<void> {
           const ms = await timed(async () => {
             const res = await post(`/${resource}/search?size=20`, body);
             if (res.status !== 200) throw new Error(`${resource} search: ${res.status}`);
-            const page = (await res.json()) as { totalElements: number; content: { id: string }[] };
+            const page = (await res.json()) as {
+              totalElements: number;
+              content: Record<string, string>[];
+            };
             total = page.totalElements;
             digest = createHash('sha256')
-              .update(page.content.map((c) => c.id).join(','))
+              .update(page.content.map((c) => c[numberField]).join(','))
               .digest('hex')
               .slice(0, 12);
           });
           if (i > 0) times.push(ms);
         }
+        const parsed = parseSearchRequest(catalogue, {}, body);
+        const indexed = pageStatement(table, parsed, tenant.id, columns);
+        const scan = pageStatement({ ...table, keywordIds: undefined }, parsed, tenant.id, columns);
+        const scanTimes: number[] = [];
+        const indexedTimes: number[] = [];
+        let same = true;
+        for (let i = 0; i < runs + 1; i++) {
+          const before = await runAsApp(scan.text, scan.params);
+          const after = await runAsApp(indexed.text, indexed.params);
+          same &&= before.rows === after.rows;
+          if (i > 0) {
+            scanTimes.push(before.ms);
+            indexedTimes.push(after.ms);
+          }
+        }
         keywordLines.push(
-          `| ${resource} | ${k} | ${total} | ${digest} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} |`,
+          `| ${resource} | ${k} | ${total} | ${digest} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${quantile(scanTimes, 0.5).toFixed(1)} | ${quantile(indexedTimes, 0.5).toFixed(1)} | ${same ? 'yes' : 'NO'} |`,
         );
+        if (!same)
+          throw new Error(`${resource} keyword ${k}: the indexed rows differ from the scan's`);
       }
     }
+    await app.end();
 
     // Exports of every receipt of the hot tenant, downloaded by a client in another process (so
     // this process's RSS is the service's own) that discards the bytes.

@@ -94,8 +94,10 @@ const PURGES: Purge[] = [
     // (tenant_id, created_at) index.
     expired: `EXISTS (SELECT 1 FROM idempotency_keys x
                 WHERE x.tenant_id = k.tenant_id AND x.created_at < cutoff)`,
+    // tenant_id on the outer DELETE too: a ctid means something within one shard only (Citus).
     remove: `DELETE FROM idempotency_keys
-              WHERE ctid IN (SELECT ctid FROM idempotency_keys
+              WHERE tenant_id = tenant.id
+                AND ctid IN (SELECT ctid FROM idempotency_keys
                               WHERE tenant_id = tenant.id AND created_at < cutoff
                               LIMIT batch_size - total)`,
   },

@@ -29,9 +29,10 @@ export interface SearchTable extends SearchSqlShape {
   readonly table: string;
   /**
    * The SECURITY DEFINER function `(tenant uuid, pattern text, limit integer) RETURNS SETOF
-   * uuid` giving the ids `keywordScan` matches, through the trigram index (migrations).
+   * uuid` giving the ids `keywordScan` matches, through the trigram index (migrations); without
+   * one, `keyword` is always the scan.
    */
-  readonly keywordIds: string;
+  readonly keywordIds?: string;
 }
 
 /** Above this many ids from the keyword lookup, the scanning branch runs instead. */
@@ -62,9 +63,12 @@ export function pageStatement(
   const p = new Params();
   p.add(tenantId);
   const a = spec.alias;
-  const indexed = parsed.filters.find(
-    (f) => f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
-  );
+  const indexed = spec.keywordIds
+    ? parsed.filters.find(
+        (f) =>
+          f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
+      )
+    : undefined;
   const k = indexed?.operator === 'CONTAINS' ? p.add(`%${escapeLike(indexed.value)}%`) : undefined;
   const where = compileConditions(spec, parsed.filters, p, indexed);
   const limit = p.add(parsed.size);
