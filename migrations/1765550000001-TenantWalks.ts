@@ -80,7 +80,7 @@ interface Purge {
   table: string;
   /** The shortest age a row is kept, whatever max_age says. */
   floor: string;
-  /** Over the table aliased `x` for tenant `k.tenant_id`: the tenant has an expired row. */
+  /** Over the table aliased `x` for tenant `k.tenant_id`: the tenant has an expired row (one index probe). */
   expired: string;
   /** The DELETE of one tenant's batch (tenant.id, cutoff, batch_size - total). */
   remove: string;
@@ -91,9 +91,10 @@ const PURGES: Purge[] = [
     name: 'purge_expired_idempotency_keys',
     table: 'idempotency_keys',
     floor: '1 hour',
-    // (tenant_id, created_at) index.
-    expired: `EXISTS (SELECT 1 FROM idempotency_keys x
-                WHERE x.tenant_id = k.tenant_id AND x.created_at < cutoff)`,
+    // The tenant's oldest key: one probe of the (tenant_id, created_at) index. (An EXISTS may be
+    // planned as a semi-join over the whole index, which grows with the keys, not the tenants.)
+    expired: `(SELECT min(x.created_at) FROM idempotency_keys x
+                WHERE x.tenant_id = k.tenant_id) < cutoff`,
     // tenant_id on the outer DELETE too: a ctid means something within one shard only (Citus).
     remove: `DELETE FROM idempotency_keys
               WHERE tenant_id = tenant.id
@@ -120,9 +121,9 @@ const PURGES: Purge[] = [
     name: 'purge_expired_webhook_deliveries',
     table: 'webhook_deliveries',
     floor: '1 day',
-    // (tenant_id, attempted_at) index.
-    expired: `EXISTS (SELECT 1 FROM webhook_deliveries x
-                WHERE x.tenant_id = k.tenant_id AND x.attempted_at < cutoff)`,
+    // The tenant's oldest attempt: one probe of the (tenant_id, attempted_at) index.
+    expired: `(SELECT min(x.attempted_at) FROM webhook_deliveries x
+                WHERE x.tenant_id = k.tenant_id) < cutoff`,
     remove: `DELETE FROM webhook_deliveries
               WHERE tenant_id = tenant.id
                 AND ctid IN (SELECT ctid FROM webhook_deliveries
