@@ -8,6 +8,7 @@
  * Run: npm run bench:finance [-- --help]
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -15,8 +16,6 @@ import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { BEGIN_EXPORT_SQL, COMMIT_SQL, copyExportCsvSql } from '@/exports/receipt-export.sql';
 import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
-import { compileSearch } from '@/receipts/search/receipt-search.sql';
-import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { pageStatement, SearchTable } from '@/search/search-page';
 import { parseSearchRequest } from '@/search/search-request';
 import { SearchCatalogue } from '@/search/search-catalogue';
@@ -25,6 +24,9 @@ import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
 import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
 import { DEMAND_COLUMNS } from '@/demands/demands.sql';
 import { renderReceiptPdf } from '@/documents/receipt-pdf';
+import { compileSearch } from '@/receipts/search/receipt-search.sql';
+import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
+import { summaryDeltaStatement, summaryDependencies } from '@/receipts/summary/receipt-summary.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { loadSpread, spreadReceipts } from './receipt-data';
@@ -37,8 +39,8 @@ const HELP = `npm run bench:finance [-- options]
   --hot-share F    share of N on the first ("hot") tenant (default 0.4)
   --runs R         timed requests per summary variant     (default 7)
   --pdfs P         PDFs rendered                          (default 50)
+  --only S         comma-separated sections of plans,totals,keyword,exports,pdf (default all)
   --export-runs E  rounds of the CSV export comparison    (default 3)
-  --exports-only   only the exports (no plans, totals, PDFs)
   --help           this text
 
 CSV export, each round in this order: the export's COPY read by pg-copy-streams into nothing
@@ -49,6 +51,9 @@ ratios export / COPY.
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4 (400,000 receipts on
 the hot tenant, all of which are exported).
 `;
+
+/** Keywords for demand and booking search: a surname of a tenth, numbers, nothing at all. */
+const KEYWORDS = ['iyer', 'BKG/4321', 'BKG/43', 'zzzz'];
 
 const GROUPS = [
   '',
@@ -87,14 +92,24 @@ async function explainPage(
     tenantId,
     columns,
   );
+  return explain(appUrl, tenantId, statement.text, statement.params);
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) as the application login, the tenant set for the transaction. */
+async function explain(
+  appUrl: string,
+  tenantId: string,
+  text: string,
+  params: unknown[],
+): Promise<string> {
   const app = new Client({ connectionString: appUrl });
   await app.connect();
   try {
     await app.query('BEGIN');
     await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
     const { rows } = await app.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
-      statement.params,
+      `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
+      params,
     );
     await app.query('ROLLBACK');
     return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -181,8 +196,8 @@ async function main(): Promise<void> {
       'hot-share': { type: 'string', default: '0.4' },
       runs: { type: 'string', default: '7' },
       pdfs: { type: 'string', default: '50' },
+      only: { type: 'string', default: 'plans,totals,keyword,exports,pdf' },
       'export-runs': { type: 'string', default: '3' },
-      'exports-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -194,8 +209,8 @@ async function main(): Promise<void> {
   const tenants = Number(values.tenants);
   const runs = Number(values.runs);
   const pdfs = Number(values.pdfs);
+  const sections = new Set(values.only.split(','));
   const exportRuns = Number(values['export-runs']);
-  const exportsOnly = values['exports-only'];
   const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
   const env = await startBenchEnvironment();
   try {
@@ -229,25 +244,66 @@ async function main(): Promise<void> {
           { field: 'status', query: 'PENDING,PARTIALLY_PAID', type: 'IN' },
         ],
       ],
-      [
-        'demands, keyword "iyer"',
-        DEMAND_TABLE,
-        DEMAND_SEARCH,
-        DEMAND_COLUMNS,
-        {},
-        [{ field: 'keyword', query: 'iyer', type: 'CONTAINS' }],
-      ],
       ['bookings, default sort', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, {}, []],
+      ...['iyer', 'BKG/4321'].flatMap((k) =>
+        (
+          [
+            ['demands', DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS],
+            ['bookings', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS],
+          ] as const
+        ).flatMap(
+          ([resource, spec, catalogue, columns]): Array<
+            [string, SearchTable, SearchCatalogue, string, Record<string, string>, unknown[]]
+          > => {
+            const filters = [{ field: 'keyword', query: k, type: 'CONTAINS' }];
+            return [
+              [
+                `${resource}, keyword "${k}" (scan)`,
+                { ...spec, keywordIds: undefined },
+                catalogue,
+                columns,
+                {},
+                filters,
+              ],
+              [
+                `${resource}, keyword "${k}" (trigram lookup)`,
+                spec,
+                catalogue,
+                columns,
+                {},
+                filters,
+              ],
+            ];
+          },
+        ),
+      ),
     ];
-    for (const [name, spec, catalogue, columns, query, filters] of exportsOnly ? [] : plans) {
-      process.stdout.write(
-        `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
-      );
+    if (sections.has('plans')) {
+      for (const [name, spec, catalogue, columns, query, filters] of plans) {
+        process.stdout.write(
+          `\n=== ${name}\n${await explainPage(env.appUrl, tenant.id, spec, catalogue, columns, query, filters)}\n`,
+        );
+      }
+      // A warm summary: only the receipts inserted since the cached version (here: none, at
+      // version 0), grouped; and the same at a stale version (the aggregate is not run).
+      const parsed = parseSearchRequest(RECEIPT_SEARCH, {}, []);
+      const compiled = compileSearch(parsed, tenant.id);
+      const deps = summaryDependencies(parsed, 'paymentMode');
+      for (const [name, version] of [
+        ['summary by paymentMode, warm (delta since the cached version)', '0'],
+        ['summary by paymentMode, stale cached version', '-1'],
+      ]) {
+        process.stdout.write(
+          `\n=== ${name}\n${await explain(env.appUrl, tenant.id, summaryDeltaStatement(compiled, 'paymentMode', deps), [...compiled.countParams, version])}\n`,
+        );
+      }
     }
     const post = (path: string, body: unknown) =>
       fetch(`${env.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 
-    // Totals against the search page of the same filters.
+    // Totals against the search page of the same filters: the first request (cold: nothing
+    // cached), the next ones (warm), and each after a write that inserted nothing the filter
+    // matches (the tenant's write version bumped, as a receipt of another payer would).
     const filters: Record<string, unknown[]> = {
       everything: [],
       'ACTIVE, one year': [
@@ -255,11 +311,16 @@ async function main(): Promise<void> {
         { field: 'receivedDate', query: '2025-04-01,2026-03-31', type: 'BETWEEN' },
       ],
     };
+    const bumpVersion = () =>
+      env.owner.query(
+        `UPDATE receipt_search_versions SET version = version + 1 WHERE tenant_id = $1`,
+        [tenant.id],
+      );
     const lines = [
-      `| filter | request | matches | p50 ms | p95 ms | / search page p50 |`,
-      '|---|---|---|---|---|---|',
+      `| filter | request | matches | cold ms | warm p50 ms | warm p95 ms | after a write p50 ms | warm / search page p50 |`,
+      '|---|---|---|---|---|---|---|---|',
     ];
-    for (const [name, body] of Object.entries(exportsOnly ? {} : filters)) {
+    for (const [name, body] of sections.has('totals') ? Object.entries(filters) : []) {
       const page: number[] = [];
       let matches = 0;
       for (let i = 0; i < runs; i++) {
@@ -272,27 +333,100 @@ async function main(): Promise<void> {
       }
       const base = quantile(page, 0.5);
       lines.push(
-        `| ${name} | search page (size 20) | ${matches} | ${base.toFixed(1)} | ${quantile(page, 0.95).toFixed(1)} | 1.00 |`,
+        `| ${name} | search page (size 20) | ${matches} | ${page[0].toFixed(1)} | ${base.toFixed(1)} | ${quantile(page, 0.95).toFixed(1)} | | 1.00 |`,
       );
       for (const group of GROUPS) {
         const path = group ? `/receipts/summary?groupBy=${group}` : '/receipts/summary';
-        const times: number[] = [];
+        const request = async () => {
+          const res = await post(path, body);
+          const summary = (await res.json()) as { count: number };
+          if (summary.count !== matches) throw new Error(`${path}: ${summary.count} != ${matches}`);
+        };
+        const cold = await timed(request);
+        const warm: number[] = [];
+        for (let i = 0; i < runs; i++) warm.push(await timed(request));
+        const written: number[] = [];
         for (let i = 0; i < runs; i++) {
-          times.push(
-            await timed(async () => {
-              const res = await post(path, body);
-              const summary = (await res.json()) as { count: number };
-              if (summary.count !== matches)
-                throw new Error(`${path}: ${summary.count} != ${matches}`);
-            }),
-          );
+          await bumpVersion();
+          written.push(await timed(request));
         }
-        const p50 = quantile(times, 0.5);
+        const p50 = quantile(warm, 0.5);
         lines.push(
-          `| ${name} | summary${group ? ` by ${group}` : ''} | ${matches} | ${p50.toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${(p50 / base).toFixed(2)} |`,
+          `| ${name} | summary${group ? ` by ${group}` : ''} | ${matches} | ${cold.toFixed(1)} | ${p50.toFixed(1)} | ${quantile(warm, 0.95).toFixed(1)} | ${quantile(written, 0.5).toFixed(1)} | ${(p50 / base).toFixed(2)} |`,
         );
       }
     }
+
+    // Keyword search on demands and bookings. Over HTTP: the first page and its exact total, the
+    // page's record numbers hashed (ids are random per run) to compare runs. In SQL, as the
+    // application login in a tenant transaction, in the same run and alternating: the page
+    // statement as it scans (no lookup function: the statement before issue 30.4) and as it
+    // runs now (through the trigram lookup), with their rows compared.
+    const keywordLines = [
+      `| resource | keyword | totalElements | first page numbers (sha256, 12) | HTTP p50 ms | HTTP p95 ms | SQL scan p50 ms | SQL indexed p50 ms | same rows |`,
+      '|---|---|---|---|---|---|---|---|---|',
+    ];
+    const searchTables: Record<string, [SearchTable, SearchCatalogue, string, string]> = {
+      demands: [DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS, 'demandNumber'],
+      bookings: [BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS, 'bookingNumber'],
+    };
+    const app = new Client({ connectionString: env.appUrl });
+    await app.connect();
+    const runAsApp = async (text: string, params: unknown[]) => {
+      await app.query('BEGIN');
+      await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+      const start = process.hrtime.bigint();
+      const { rows } = await app.query(text, params);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      await app.query('COMMIT');
+      return { ms, rows: JSON.stringify(rows) };
+    };
+    for (const resource of sections.has('keyword') ? ['demands', 'bookings'] : []) {
+      const [table, catalogue, columns, numberField] = searchTables[resource];
+      for (const k of KEYWORDS) {
+        const body = [{ field: 'keyword', query: k, type: 'CONTAINS' }];
+        let total = 0;
+        let digest = '';
+        const times: number[] = [];
+        for (let i = 0; i < runs + 1; i++) {
+          const ms = await timed(async () => {
+            const res = await post(`/${resource}/search?size=20`, body);
+            if (res.status !== 200) throw new Error(`${resource} search: ${res.status}`);
+            const page = (await res.json()) as {
+              totalElements: number;
+              content: Record<string, string>[];
+            };
+            total = page.totalElements;
+            digest = createHash('sha256')
+              .update(page.content.map((c) => c[numberField]).join(','))
+              .digest('hex')
+              .slice(0, 12);
+          });
+          if (i > 0) times.push(ms);
+        }
+        const parsed = parseSearchRequest(catalogue, {}, body);
+        const indexed = pageStatement(table, parsed, tenant.id, columns);
+        const scan = pageStatement({ ...table, keywordIds: undefined }, parsed, tenant.id, columns);
+        const scanTimes: number[] = [];
+        const indexedTimes: number[] = [];
+        let same = true;
+        for (let i = 0; i < runs + 1; i++) {
+          const before = await runAsApp(scan.text, scan.params);
+          const after = await runAsApp(indexed.text, indexed.params);
+          same &&= before.rows === after.rows;
+          if (i > 0) {
+            scanTimes.push(before.ms);
+            indexedTimes.push(after.ms);
+          }
+        }
+        keywordLines.push(
+          `| ${resource} | ${k} | ${total} | ${digest} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${quantile(scanTimes, 0.5).toFixed(1)} | ${quantile(indexedTimes, 0.5).toFixed(1)} | ${same ? 'yes' : 'NO'} |`,
+        );
+        if (!same)
+          throw new Error(`${resource} keyword ${k}: the indexed rows differ from the scan's`);
+      }
+    }
+    await app.end();
 
     // The CSV export against its floor, the same COPY read into nothing, and against the cursor
     // path it replaced; paired in each round so that the machine's load hits all three alike.
@@ -310,7 +444,7 @@ async function main(): Promise<void> {
     const cursor: number[] = [];
     const ratios: number[] = [];
     let csvBytes = 0;
-    for (let round = 0; round < exportRuns; round++) {
+    for (let round = 0; round < (sections.has('exports') ? exportRuns : 0); round++) {
       const copySeconds = await inSnapshot(env.appUrl, tenant.id, (client) =>
         pipeline(client.query(copyTo(copySql)), nothing()),
       );
@@ -338,7 +472,7 @@ async function main(): Promise<void> {
       '| format | rows | MB | first byte ms | seconds | rows/s | service RSS MB: before, peak | heap used MB: peak |',
       '|---|---|---|---|---|---|---|---|',
     ];
-    for (const format of ['csv', 'xlsx']) {
+    for (const format of sections.has('exports') ? ['csv', 'xlsx'] : []) {
       global.gc?.();
       const before = process.memoryUsage().rss;
       let peak = before;
@@ -356,11 +490,11 @@ async function main(): Promise<void> {
     }
 
     // The printed receipt: over HTTP (read, hash, render) and the render alone.
-    const page = exportsOnly
-      ? { content: [] as ReceiptView[] }
-      : ((await (await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])).json()) as {
+    const page = sections.has('pdf')
+      ? ((await (await post(`/receipts/search?size=${Math.min(pdfs, 500)}`, [])).json()) as {
           content: ReceiptView[];
-        });
+        })
+      : { content: [] };
     const http: number[] = [];
     for (const r of page.content) {
       http.push(
@@ -387,15 +521,22 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       `\nFinance desk on the hot tenant (${hot} receipts; ${receipts} over ${tenants} tenants; node ${process.version})\n\n` +
-        (exportsOnly
-          ? ''
-          : `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n`) +
-        `CSV export of every receipt of the tenant against the same COPY into nothing (${exportRuns} paired rounds, ${(csvBytes / 1e6).toFixed(1)} MB)\n\n${csvLines.join('\n')}\n\n` +
-        `Exports of every receipt of the tenant (downloaded by another process; RSS and heap: the service's process)\n\n${exportLines.join('\n')}\n\n` +
-        (exportsOnly
-          ? ''
-          : `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
-            `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`),
+        (sections.has('totals')
+          ? `Totals (${runs} sequential requests each; the search page's count is cached after its first request)\n\n${lines.join('\n')}\n\n`
+          : '') +
+        (sections.has('keyword')
+          ? `Keyword search, first page of 20 (${runs} requests after one warm-up)\n\n${keywordLines.join('\n')}\n\n`
+          : '') +
+        (sections.has('exports')
+          ? `CSV export of every receipt of the tenant against the same COPY into nothing (${exportRuns} paired rounds, ${(csvBytes / 1e6).toFixed(1)} MB)\n\n${csvLines.join('\n')}\n\n`
+          : '') +
+        (sections.has('exports')
+          ? `Exports of every receipt of the tenant (downloaded by another process; RSS and heap: the service's process)\n\n${exportLines.join('\n')}\n\n`
+          : '') +
+        (sections.has('pdf')
+          ? `Printed receipt: GET /receipts/{id}/document p50 ${quantile(http, 0.5).toFixed(1)} ms, p95 ${quantile(http, 0.95).toFixed(1)} ms; ` +
+            `render alone p50 ${quantile(render, 0.5).toFixed(1)} ms (${render.length} receipts)\n`
+          : ''),
     );
   } finally {
     await env.stop();

@@ -11,7 +11,15 @@ import {
   recordReceipt,
   split,
 } from './support/factories';
-import { createTestApp, TestApp } from './support/test-app';
+import { Client } from 'pg';
+import { BOOKING_SEARCH, BOOKING_TABLE } from '@/bookings/booking-search';
+import { BOOKING_COLUMNS } from '@/bookings/bookings.sql';
+import { DEMAND_SEARCH, DEMAND_TABLE } from '@/demands/demand-search';
+import { DEMAND_COLUMNS } from '@/demands/demands.sql';
+import { SearchCatalogue } from '@/search/search-catalogue';
+import { KEYWORD_ID_CAP, pageStatement, SearchTable } from '@/search/search-page';
+import { parseSearchRequest } from '@/search/search-request';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 type Filter = { field: string; query?: string; type: string };
@@ -389,5 +397,111 @@ describe('demand and booking search', () => {
       ]);
       expect(byId.totalElements).toBe(0);
     });
+  });
+  describe('keyword through the trigram indexes', () => {
+    const RESOURCES: Array<[string, string, SearchTable, SearchCatalogue, string]> = [
+      ['demands', 'demand_number', DEMAND_TABLE, DEMAND_SEARCH, DEMAND_COLUMNS],
+      ['bookings', 'booking_number', BOOKING_TABLE, BOOKING_SEARCH, BOOKING_COLUMNS],
+    ];
+    const KEYWORDS = ['iyer', 'IYER', 'Rohan Me', 'rao', 'a', '%', '_', 'zzzz', 'yer'];
+    /** The other tenant's booking and demand of a buyer whose name the keywords also match. */
+    const zubin = { booking: '', demand: '' };
+    beforeAll(async () => {
+      const booking = await createBooking(t, other.key, { buyerName: 'Zubin Iyer' });
+      const demand = await createDemand(t, other.key, { booking: booking.id });
+      Object.assign(zubin, { booking: booking.id, demand: demand.id });
+    });
+
+    /** Runs a page statement as the application login in a tenant transaction (RLS on). */
+    const asApp = async (tenantId: string, text: string, params: unknown[]) => {
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      try {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+        const { rows } = await app.query<Record<string, unknown>>(text, params);
+        await app.query('ROLLBACK');
+        return rows;
+      } finally {
+        await app.end();
+      }
+    };
+
+    it.each(RESOURCES)(
+      '%s: the same matches as the scan (ILIKE over the number and the buyer name)',
+      async (resource, numberColumn, table, catalogue, columns) => {
+        const owner = await ownerDataSource(t.ownerUrl);
+        try {
+          const numbers = await owner.query<{ n: string }[]>(
+            `SELECT ${numberColumn} AS n FROM ${resource} WHERE tenant_id = $1 ORDER BY 1 LIMIT 1`,
+            [tenant.id],
+          );
+          for (const keyword of [...KEYWORDS, numbers[0].n, numbers[0].n.slice(2, 9)]) {
+            const filters = [{ field: 'keyword', query: keyword, type: 'CONTAINS' }];
+            const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+            const expected = await owner.query<{ id: string }[]>(
+              `SELECT id FROM ${resource} WHERE tenant_id = $1
+                  AND (${numberColumn} ILIKE $2 OR buyer_name ILIKE $2)`,
+              [tenant.id, pattern],
+            );
+            const found = await search<{ id: string }>(tenant.key, resource, filters);
+            expect({ keyword, ids: ids(found.content) }).toEqual({
+              keyword,
+              ids: ids(expected),
+            });
+            expect(found.totalElements).toBe(expected.length);
+
+            // The indexed branch and the scanning one (the cap forced to 0) give the same page
+            // and total, sorted and paged.
+            const parsed = parseSearchRequest(catalogue, { size: '1', page: '1' }, filters);
+            const statement = pageStatement(table, parsed, tenant.id, columns);
+            const capped = `cardinality(ids) <= ${KEYWORD_ID_CAP}`;
+            const indexed = await asApp(tenant.id, statement.text, statement.params);
+            const scanned = await asApp(
+              tenant.id,
+              statement.text.split(capped).join('cardinality(ids) <= -1'),
+              statement.params,
+            );
+            expect(scanned).toEqual(indexed);
+            if (/[A-Za-z0-9]{3}/.test(keyword)) expect(statement.text).toContain(capped);
+          }
+        } finally {
+          await owner.destroy();
+        }
+      },
+    );
+
+    it.each(RESOURCES)(
+      "%s: never another tenant's matches, whatever tenant the lookup is asked for",
+      async (resource, _column, table) => {
+        const mine = await search<{ id: string }>(tenant.key, resource, [
+          { field: 'keyword', query: 'zubin', type: 'CONTAINS' },
+        ]);
+        expect(mine.totalElements).toBe(0);
+        const theirsFound = await search<{ id: string }>(other.key, resource, [
+          { field: 'keyword', query: 'zubin', type: 'CONTAINS' },
+        ]);
+        expect(ids(theirsFound.content)).toEqual(
+          [resource === 'bookings' ? zubin.booking : zubin.demand].sort(),
+        );
+        const myIyers = await search<{ id: string }>(tenant.key, resource, [
+          { field: 'keyword', query: 'iyer', type: 'CONTAINS' },
+        ]);
+        expect(myIyers.totalElements).toBeGreaterThan(0);
+        const ourIds = ids(myIyers.content);
+        const others = await search<{ id: string }>(other.key, resource, [
+          { field: 'keyword', query: 'iyer', type: 'CONTAINS' },
+        ]);
+        for (const id of ids(others.content)) expect(ourIds).not.toContain(id);
+        // The lookup itself, called by the application with another tenant than the
+        // transaction's: nothing.
+        const rows = await asApp(
+          other.id,
+          `SELECT count(*)::int AS n FROM ${table.keywordIds}($1::uuid, '%iyer%', 100)`,
+          [tenant.id],
+        );
+        expect(rows).toEqual([{ n: 0 }]);
+      },
+    );
   });
 });

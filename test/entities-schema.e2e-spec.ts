@@ -23,6 +23,7 @@ import { ENTITIES } from '@/entities';
  * (named, never compared), each with the reason. Nothing else may opt out.
  */
 const UNDESCRIBED_INDEXES: Record<string, string> = {
+  bookings_text_trgm_idx: 'GIN with gin_trgm_ops operator classes',
   demands_text_trgm_idx: 'GIN with gin_trgm_ops operator classes',
   receipts_text_trgm_idx: 'GIN with gin_trgm_ops operator classes',
   receipts_default_sort_idx: 'descending keys and INCLUDE columns',

@@ -11,7 +11,7 @@ import {
   searchReceipts,
   split,
 } from './support/factories';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 type Filter = { field: string; query?: string; type: string };
@@ -189,6 +189,121 @@ describe('POST /receipts/summary', () => {
       { field: 'id', query: (await searchReceipts(t, tenant.key, []))[0].id, type: 'EQUALS' },
     ]);
     expect(byId.count).toBe(0);
+  });
+
+  /** The summary computed from the searched receipts (what a fresh total must equal). */
+  const truth = async (key: string, filters: Filter[], groupBy?: string) => {
+    const found = await searchReceipts(t, key, filters);
+    const groups = new Map<string, ReceiptView[]>();
+    for (const r of groupBy === undefined ? [] : found) {
+      const k = keyOf(r, groupBy as string);
+      groups.set(k, [...(groups.get(k) ?? []), r]);
+    }
+    return {
+      count: found.length,
+      amount: sum(found).toFixed(2),
+      groups: [...groups.keys()]
+        .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
+        .map((k) => ({
+          key: k,
+          count: groups.get(k)?.length,
+          amount: sum(groups.get(k) ?? []).toFixed(2),
+        })),
+    };
+  };
+  const shape = (s: Summary) => ({
+    count: s.count,
+    amount: new Decimal(String(s.amount.amount)).toFixed(2),
+    groups: s.groups.map((g) => ({
+      key: g.key,
+      count: g.count,
+      amount: new Decimal(String(g.amount.amount)).toFixed(2),
+    })),
+  });
+  const CACHED: Array<[string, string | undefined]> = [
+    ['everything', undefined],
+    ['everything', 'status'],
+    ['active', 'paymentMode'],
+    ['keyword', 'receivedDate'],
+    ['splitField', 'demandType'],
+    ['modes', 'receivedMonth'],
+  ];
+
+  it('keeps totals exact across writes: a write makes the next summary fresh', async () => {
+    const fresh = async () => {
+      for (const [name, groupBy] of CACHED) {
+        const got = await summary(tenant.key, FILTERS[name], groupBy);
+        expect({ name, groupBy, ...shape(got) }).toEqual({
+          name,
+          groupBy,
+          ...(await truth(tenant.key, FILTERS[name], groupBy)),
+        });
+      }
+    };
+    await fresh(); // cold: every entry computed and cached
+    await fresh(); // warm
+    const demand = await createDemand(t, tenant.key, {
+      splits: [split(700000), split(200000, 'BANK')],
+    });
+    // A receipt the filters match (NEFT, ACTIVE, a new month and day).
+    const added = await recordReceipt(t, tenant.key, {
+      demandSplit: demand.splits[0].id,
+      amount: 4321.09,
+      paymentMode: 'NEFT',
+      receivedDate: '2027-01-15',
+    });
+    await fresh();
+    // A status change: the status groups and the ACTIVE filter, recounted.
+    await cancelReceipt(t, tenant.key, added.id);
+    await fresh();
+    // A payment that changes a split's status (PARTIALLY_PAID -> PAID): the split filter.
+    await recordReceipt(t, tenant.key, {
+      demandSplit: demand.splits[1].id,
+      amount: 200000,
+      paymentMode: 'CHEQUE',
+      receivedDate: '2027-01-16',
+    });
+    await fresh();
+  });
+
+  it('answers from the cache until a write, and never across tenants', async () => {
+    const owner = await ownerDataSource(t.ownerUrl);
+    try {
+      const filters = FILTERS.everything;
+      const before = await summary(tenant.key, filters, 'paymentMode');
+      await summary(other.key, filters, 'paymentMode'); // the other tenant's entry, cached too
+      // Behind the service's back (no write version moves; the application cannot do this):
+      // a cached summary does not see it, which shows the answer came from the cache...
+      const [{ id }] = await owner.query<{ id: string }[]>(
+        `SELECT id FROM receipts WHERE tenant_id = $1 ORDER BY id LIMIT 1`,
+        [tenant.id],
+      );
+      await owner.query(
+        `UPDATE receipts SET amount = amount + 1 WHERE tenant_id = $1 AND id = $2`,
+        [tenant.id, id],
+      );
+      expect(await summary(tenant.key, filters, 'paymentMode')).toEqual(before);
+      // ...and a reset (as a bulk load or repair records) makes the next one fresh.
+      const reset = `UPDATE receipt_search_versions
+          SET version = version + 1, reset_version = version + 1 WHERE tenant_id = $1`;
+      await owner.query(reset, [tenant.id]);
+      const after = await summary(tenant.key, filters, 'paymentMode');
+      expect(after.amount.amount).toBeCloseTo(before.amount.amount + 1, 2);
+      expect(shape(after)).toEqual(await truth(tenant.key, filters, 'paymentMode'));
+      await owner.query(
+        `UPDATE receipts SET amount = amount - 1 WHERE tenant_id = $1 AND id = $2`,
+        [tenant.id, id],
+      );
+      await owner.query(reset, [tenant.id]);
+
+      // The other tenant, with its entry cached, still gets its own totals only.
+      const theirs = await summary(other.key, filters, 'paymentMode');
+      expect(shape(theirs)).toEqual(await truth(other.key, filters, 'paymentMode'));
+      expect(theirs.count).toBe(2);
+      expect(theirs.amount.amount).toBe(77782.77);
+    } finally {
+      await owner.destroy();
+    }
   });
 
   it('refuses a bad groupBy, naming it and the allowed values', async () => {

@@ -1,6 +1,7 @@
 /**
  * The booking catalogue of the shared search engine (POST /bookings/search, docs/api.md): every
- * field is a column of `bookings b`; `keyword` matches the booking number and the buyer's name.
+ * field is a column of `bookings b`; `keyword` matches the booking number and the buyer's name,
+ * through `bookings_text_trgm_idx` (search-page.ts; docs/search.md).
  */
 import { field, SearchCatalogue } from '@/search/search-catalogue';
 import { SearchTable } from '@/search/search-page';
@@ -42,4 +43,5 @@ export const BOOKING_TABLE: SearchTable = {
   joins: {},
   sortColumns: SORT_COLUMNS,
   keywordScan: (k) => `(b.booking_number ILIKE ${k} OR b.buyer_name ILIKE ${k})`,
+  keywordIds: 'booking_keyword_ids',
 };

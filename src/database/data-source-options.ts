@@ -21,6 +21,8 @@ import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-Analyz
 import { BankLinesAmountPaise1765450000000 } from '../../migrations/1765450000000-BankLinesAmountPaise';
 import { SecretsAtRest1765500000000 } from '../../migrations/1765500000000-SecretsAtRest';
 import { Letters1765530000000 } from '../../migrations/1765530000000-Letters';
+import { BookingKeywordSearch1765550000000 } from '../../migrations/1765550000000-BookingKeywordSearch';
+import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantWalks';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -48,6 +50,8 @@ export const MIGRATIONS = [
   BankLinesAmountPaise1765450000000,
   SecretsAtRest1765500000000,
   Letters1765530000000,
+  BookingKeywordSearch1765550000000,
+  TenantWalks1765550000001,
 ];
 
 export function dataSourceOptions(

@@ -1,9 +1,8 @@
 /**
  * The demand catalogue of the shared search engine (POST /demands/search, the grammar of
  * docs/search.md): every field is a column of `demands d`, so there are no joins; `keyword`
- * matches the demand number and the buyer's name (a scan of the tenant's demands: row-level
- * security keeps ILIKE off the trigram index, and demands are a tenth of receipts; see
- * docs/search.md).
+ * matches the demand number and the buyer's name, through `demands_text_trgm_idx` by the lookup
+ * receipt search already uses for their demands (search-page.ts; docs/search.md).
  */
 import { DEMAND_STATUSES, DEMAND_TYPES } from '@/common/domain/enums';
 import { field, SearchCatalogue } from '@/search/search-catalogue';
@@ -54,4 +53,6 @@ export const DEMAND_TABLE: SearchTable = {
   joins: {},
   sortColumns: SORT_COLUMNS,
   keywordScan: (k) => `(d.demand_number ILIKE ${k} OR d.buyer_name ILIKE ${k})`,
+  // The same match (number or buyer name) as keywordScan, as the tenant's demand ids.
+  keywordIds: 'receipt_keyword_demand_ids',
 };

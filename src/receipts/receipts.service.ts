@@ -17,7 +17,8 @@ import {
 import { receiptWriteVersionParams } from './receipt-writes.sql';
 import { ExactCounts, RECEIPT_WRITE_VERSION_SQL, ReceiptWriteChanges } from './search/exact-counts';
 import { compileSearch } from './search/receipt-search.sql';
-import { parseGroupBy, summaryStatement, SummaryRow } from './summary/receipt-summary';
+import { parseGroupBy, summaryDependencies } from './summary/receipt-summary';
+import { SummaryCache } from './summary/summary-cache';
 import { toMoney } from '@/common/money/money';
 import { searchPage } from './search/receipt-search-page';
 import { RECEIPT_SEARCH } from './search/search-fields';
@@ -39,6 +40,8 @@ export class ReceiptsService {
    * recount). Separate caches let each server's searches build on their own entries.
    */
   private readonly counts = new WeakMap<DataSource, ExactCounts>();
+  /** Totals of POST /receipts/summary, one cache per database server as the counts. */
+  private readonly summaries = new WeakMap<DataSource, SummaryCache>();
 
   constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
@@ -64,22 +67,26 @@ export class ReceiptsService {
     body: unknown,
   ): Promise<ReceiptSummaryView> {
     const group = parseGroupBy(groupBy);
-    const sql = compileSearch(parseSearchRequest(RECEIPT_SEARCH, {}, body), tenant.tenantId);
-    const rows = await this.txHost.tx.query<SummaryRow[]>(
-      summaryStatement(sql, group),
-      sql.countParams,
+    const parsed = parseSearchRequest(RECEIPT_SEARCH, {}, body);
+    const sql = compileSearch(parsed, tenant.tenantId);
+    const em = this.txHost.tx;
+    let summaries = this.summaries.get(em.dataSource);
+    if (!summaries) {
+      summaries = new SummaryCache();
+      this.summaries.set(em.dataSource, summaries);
+    }
+    const totals = await summaries.summarize(
+      (text, params) => em.query(text, params),
+      tenant.tenantId,
+      sql,
+      group,
+      summaryDependencies(parsed, group),
     );
     const money = (amount: string) => toMoney(amount, tenant.currency, tenant.locale);
-    const total = rows.find((row) => row.total_row);
-    if (!total) throw new Error('receipt summary: the total row is missing');
     return {
-      count: Number(total.count),
-      amount: money(total.amount),
-      groups: rows.flatMap((row) =>
-        row.total_row || row.key === null
-          ? []
-          : [{ key: row.key, count: Number(row.count), amount: money(row.amount) }],
-      ),
+      count: totals.count,
+      amount: money(totals.amount),
+      groups: totals.groups.map((g) => ({ key: g.key, count: g.count, amount: money(g.amount) })),
     };
   }
 

@@ -120,6 +120,14 @@ function typedCondition(
   }
 }
 
+/**
+ * pg_trgm takes trigrams only from runs of word characters; without a run of three (ASCII, so
+ * under any database locale) the trigram indexes cannot narrow anything and the scan is cheaper.
+ */
+export function keywordUsesIndex(value: string): boolean {
+  return /[A-Za-z0-9]{3}/.test(value);
+}
+
 /** Marks where the indexed keyword's condition goes in the WHERE text of compileConditions. */
 export const KEYWORD_SLOT = '\u0000keyword\u0000';
 

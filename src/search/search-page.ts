@@ -4,11 +4,21 @@
  * ordered by an index, LIMIT/OFFSET on index entries), the exact total unless the page itself
  * proves it (a non-empty page shorter than `size`, or an empty first page), and the page's rows
  * in page order. Receipts add incremental exact counts on top (src/receipts/search).
+ *
+ * `keyword CONTAINS` goes through the resource's trigram index as receipts' does: under
+ * row-level security PostgreSQL never uses an index for `ILIKE` (not leakproof, so it may not
+ * run before the policy), so a SECURITY DEFINER function (`keywordIds`, migrations) returns the
+ * tenant's matching ids, up to a cap + 1, once per statement (the `kw` CTE). Of two branches a
+ * one-time filter on the list's size runs exactly one: `id = ANY(ids)` within the cap, else the
+ * scanning ILIKE form (a keyword matching a large share of the tenant reads it anyway).
  */
 import { ApiProperty } from '@nestjs/swagger';
 import {
   compileConditions,
   compileOrderBy,
+  escapeLike,
+  KEYWORD_SLOT,
+  keywordUsesIndex,
   Params,
   SearchSqlShape,
 } from '@/search/search-conditions';
@@ -17,7 +27,16 @@ import { ParsedSearchRequest } from '@/search/search-request';
 export interface SearchTable extends SearchSqlShape {
   /** The resource's table (`demands`). */
   readonly table: string;
+  /**
+   * The SECURITY DEFINER function `(tenant uuid, pattern text, limit integer) RETURNS SETOF
+   * uuid` giving the ids `keywordScan` matches, through the trigram index (migrations); without
+   * one, `keyword` is always the scan.
+   */
+  readonly keywordIds?: string;
 }
+
+/** Above this many ids from the keyword lookup, the scanning branch runs instead. */
+export const KEYWORD_ID_CAP = 10_000;
 
 export interface PageStatement {
   text: string;
@@ -44,16 +63,56 @@ export function pageStatement(
   const p = new Params();
   p.add(tenantId);
   const a = spec.alias;
-  const where = compileConditions(spec, parsed.filters, p);
+  const indexed = spec.keywordIds
+    ? parsed.filters.find(
+        (f) =>
+          f.field.source === 'keyword' && f.operator === 'CONTAINS' && keywordUsesIndex(f.value),
+      )
+    : undefined;
+  const k = indexed?.operator === 'CONTAINS' ? p.add(`%${escapeLike(indexed.value)}%`) : undefined;
+  const where = compileConditions(spec, parsed.filters, p, indexed);
   const limit = p.add(parsed.size);
   const offset = p.add(parsed.page * parsed.size);
+  const orderBy = compileOrderBy(spec, parsed.sort);
   const length = 'cardinality(page.ids)';
   const proven = `(${length} BETWEEN 1 AND ${limit}::int - 1 OR (${length} = 0 AND ${offset}::bigint = 0))`;
+  let ids: string;
+  let count: string;
+  let kw = '';
+  if (k === undefined) {
+    ids =
+      `SELECT ${a}.id FROM ${spec.table} ${a} WHERE ${where} ` +
+      `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    count = `SELECT count(*) FROM ${spec.table} ${a} WHERE ${where}`;
+  } else {
+    kw =
+      `kw AS MATERIALIZED (SELECT ARRAY(SELECT ${spec.keywordIds}($1::uuid, ${k}, ` +
+      `${KEYWORD_ID_CAP + 1})) AS ids), `;
+    const withinCap = `(SELECT cardinality(ids) <= ${KEYWORD_ID_CAP} FROM kw)`;
+    const indexedWhere =
+      where.replace(KEYWORD_SLOT, `${a}.id = ANY ((SELECT ids FROM kw)::uuid[])`) +
+      ` AND ${withinCap}`;
+    const scanWhere = `${where.replace(KEYWORD_SLOT, spec.keywordScan(k))} AND NOT ${withinCap}`;
+    // `id` is every resource's tie-break; not every catalogue names it a sort column.
+    const sortColumn = (field: string) => (field === 'id' ? 'id' : spec.sortColumns[field]);
+    const columns = [...new Set(['id', ...parsed.sort.map((key) => sortColumn(key.field))])]
+      .map((c) => `${a}.${c}`)
+      .join(', ');
+    // Each branch sorted and cut on its own, so the scanning one can walk a sort index and stop.
+    const top = `ORDER BY ${orderBy} LIMIT (${limit}::bigint + ${offset}::bigint)`;
+    ids =
+      `SELECT ${a}.id FROM (` +
+      `(SELECT ${columns} FROM ${spec.table} ${a} WHERE ${indexedWhere} ${top}) UNION ALL ` +
+      `(SELECT ${columns} FROM ${spec.table} ${a} WHERE ${scanWhere} ${top})) ${a} ` +
+      `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    count =
+      `SELECT count(*) FROM (SELECT 1 FROM ${spec.table} ${a} WHERE ${indexedWhere} ` +
+      `UNION ALL SELECT 1 FROM ${spec.table} ${a} WHERE ${scanWhere}) c`;
+  }
   const text =
-    `WITH page AS MATERIALIZED (SELECT ARRAY(SELECT ${a}.id FROM ${spec.table} ${a} WHERE ${where} ` +
-    `ORDER BY ${compileOrderBy(spec, parsed.sort)} LIMIT ${limit} OFFSET ${offset}) AS ids) ` +
+    `WITH ${kw}page AS MATERIALIZED (SELECT ARRAY(${ids}) AS ids) ` +
     `SELECT ${length} AS page_length, CASE WHEN ${proven} THEN NULL ELSE ` +
-    `(SELECT count(*) FROM ${spec.table} ${a} WHERE ${where}) END::text AS total, x.* ` +
+    `(${count}) END::text AS total, x.* ` +
     `FROM page LEFT JOIN LATERAL (SELECT o.n AS page_index, t.* ` +
     `FROM unnest(page.ids) WITH ORDINALITY AS o(id, n) CROSS JOIN LATERAL ` +
     `(SELECT ${rowColumns} FROM ${spec.table} WHERE tenant_id = $1::uuid AND id = o.id) t) x ON true ` +

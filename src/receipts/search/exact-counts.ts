@@ -109,14 +109,7 @@ export function incrementalCountSql(
   options: IncrementalCountOptions = {},
 ): string {
   const cached = `${options.cachedVersionParam ?? `$${sql.countParams.length + 1}`}::bigint`;
-  const stale = [
-    `${cached} < 0`,
-    `v.version < ${cached}`, // a database restored to an earlier state
-    `v.reset_version > ${cached}`,
-    `v.version - ${cached} > ${MAX_VERSIONS_BEHIND}`,
-    ...(deps.receiptStatus ? [`v.receipt_status_version > ${cached}`] : []),
-    ...(deps.demandStatus ? [`v.demand_status_version > ${cached}`] : []),
-  ].join(' OR ');
+  const stale = staleCondition(cached, deps);
   const unless = options.unless ? `${options.unless} THEN NULL WHEN ` : '';
   // Only the branch that can run is written out: planning the other costs PostgreSQL more than
   // running the delta does (about 1 ms per search with both, measured at 400k receipts).
@@ -134,12 +127,36 @@ export function incrementalCountSql(
     `SELECT v.version::text AS version,` +
     ` ${total} AS total,` +
     ` ${added} AS added` +
-    ` FROM (SELECT coalesce(max(version), 0) AS version,` +
-    ` coalesce(max(receipt_status_version), 0) AS receipt_status_version,` +
-    ` coalesce(max(demand_status_version), 0) AS demand_status_version,` +
-    ` coalesce(max(reset_version), 0) AS reset_version` +
-    ` FROM receipt_search_versions WHERE tenant_id = $1::uuid) v`
+    ` FROM ${TENANT_VERSIONS}`
   );
+}
+
+/**
+ * The tenant's write versions as the one-row relation `v` (zeros before its first write), read
+ * in the statement that uses them (hence its snapshot). Binds the tenant as `$1`.
+ */
+export const TENANT_VERSIONS =
+  `(SELECT coalesce(max(version), 0) AS version,` +
+  ` coalesce(max(receipt_status_version), 0) AS receipt_status_version,` +
+  ` coalesce(max(demand_status_version), 0) AS demand_status_version,` +
+  ` coalesce(max(reset_version), 0) AS reset_version` +
+  ` FROM receipt_search_versions WHERE tenant_id = $1::uuid) v`;
+
+/**
+ * True (over TENANT_VERSIONS `v`) when what was cached at version `cached` (a bigint SQL
+ * expression, negative when nothing is) cannot be brought up to date with the receipts inserted
+ * since: nothing cached, a database restored to an earlier state, a reset, too many writes
+ * since, or a change of something the filter reads (deps).
+ */
+export function staleCondition(cached: string, deps: CountDependencies): string {
+  return [
+    `${cached} < 0`,
+    `v.version < ${cached}`,
+    `v.reset_version > ${cached}`,
+    `v.version - ${cached} > ${MAX_VERSIONS_BEHIND}`,
+    ...(deps.receiptStatus ? [`v.receipt_status_version > ${cached}`] : []),
+    ...(deps.demandStatus ? [`v.demand_status_version > ${cached}`] : []),
+  ].join(' OR ');
 }
 
 export interface IncrementalCountOptions {

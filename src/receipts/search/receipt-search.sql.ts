@@ -21,6 +21,7 @@ import {
   compileOrderBy,
   escapeLike,
   KEYWORD_SLOT,
+  keywordUsesIndex,
   Params,
   SearchSqlShape,
 } from '@/search/search-conditions';
@@ -42,6 +43,12 @@ export interface CompiledSearch {
    */
   countInsertedAfter(versionParam: string): string;
   /**
+   * matchSql restricted to receipts inserted after the write version `versionParam`, without
+   * the keyword lookups (the few new receipts are checked directly): what cached totals gained
+   * since (receipts/summary). Binds countParams.
+   */
+  matchInsertedAfter(columns: string, versionParam: string): string;
+  /**
    * Every matching receipt, unordered and unpaged: `SELECT <columns> FROM receipts r WHERE ...`
    * (the keyword form is a `WITH ... UNION ALL` of its two branches, of which one is empty).
    * Binds countParams. `columns` may reference only `r`; the statement can be wrapped as a
@@ -61,13 +68,7 @@ function keywordScanCondition(k: string): string {
   );
 }
 
-/**
- * pg_trgm takes trigrams only from runs of word characters; without a run of three (ASCII, so
- * under any database locale) the trigram indexes cannot narrow anything and the scan is cheaper.
- */
-export function keywordUsesIndex(value: string): boolean {
-  return /[A-Za-z0-9]{3}/.test(value);
-}
+export { keywordUsesIndex };
 
 /**
  * Above this many matching demands (each fans out to its receipts) or receipts matched by number
@@ -134,6 +135,8 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
       countParams,
       countInsertedAfter: (versionParam) => `${countSql} AND r.inserted_version > ${versionParam}`,
       matchSql: (columns) => `SELECT ${columns} FROM receipts r WHERE ${where}`,
+      matchInsertedAfter: (columns, versionParam) =>
+        `SELECT ${columns} FROM receipts r WHERE ${where} AND r.inserted_version > ${versionParam}`,
       orderBy,
     };
   }
@@ -186,6 +189,9 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     matchSql: (columns) =>
       `${cte} SELECT ${columns} FROM receipts r WHERE ${indexedWhere} ` +
       `UNION ALL SELECT ${columns} FROM receipts r WHERE ${scanWhere}`,
+    matchInsertedAfter: (columns, versionParam) =>
+      `SELECT ${columns} FROM receipts r ` +
+      `WHERE ${scanOnlyWhere} AND r.inserted_version > ${versionParam}`,
     orderBy,
   };
 }

@@ -1,13 +1,14 @@
 /**
  * Totals for a receipt search (POST /receipts/summary): the exact count and sum of every receipt
  * a search with the same filters matches, optionally per group (SUMMARY_GROUPS), in one
- * statement (receipt-summary.sql.ts).
+ * statement (receipt-summary.sql.ts), kept up to date between requests (summary-cache.ts).
  */
 import { SUMMARY_GROUP_BY_INVALID } from '../receipts.errors';
 import { SUMMARY_GROUPS, SummaryGroup } from './receipt-summary.sql';
 
 export {
   SUMMARY_GROUPS,
+  summaryDependencies,
   summaryStatement,
   type SummaryGroup,
   type SummaryRow,
