@@ -18,6 +18,7 @@ import { Interest1765100000000 } from '../../migrations/1765100000000-Interest';
 import { BankStatements1765200000000 } from '../../migrations/1765200000000-BankStatements';
 import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMatching';
 import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-AnalyzeGrant';
+import { RateLimitBudgets1765520000000 } from '../../migrations/1765520000000-RateLimitBudgets';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   BankStatements1765200000000,
   BankMatching1765300000000,
   AnalyzeGrant1765400000000,
+  RateLimitBudgets1765520000000,
 ];
 
 export function dataSourceOptions(
