@@ -3,7 +3,8 @@ import type { ReservedBudgetRow } from '@/http/throttling/rate-limit.sql';
 import {
   BudgetReserver,
   msUntilToken,
-  REFILL_AT,
+  maxStock,
+  REFILL_SHARE,
   RESERVE_WAIT_MS,
   SharedBudgetStorage,
   SLICE,
@@ -94,10 +95,37 @@ describe(SharedBudgetStorage.name, () => {
       expect(record).toMatchObject({ isBlocked: false });
       await new Promise((resolve) => setImmediate(resolve)); // a top-up lands between requests
     }
-    // 70 requests: the first slice, then a top-up every SLICE - REFILL_AT requests.
-    expect(s.roundTrips).toBe(1 + Math.floor(70 / (SLICE - REFILL_AT)));
+    // 70 requests: the first slice, then a top-up every 7 requests (down to 3 of 10).
+    expect(s.roundTrips).toBe(1 + Math.floor(70 / (SLICE - Math.floor(SLICE * REFILL_SHARE))));
     // The instance never held more than a slice: what the table says it took, less what it spent.
     expect(db.rows.get('client')!.used - 70).toBeLessThanOrEqual(SLICE);
+  });
+
+  it('keeps a bigger stock for a busy client (0.1 s of its rate, at most 1 % of the budget)', async () => {
+    const s = instance();
+    const budget = 1_000_000;
+    for (let i = 0; i < 5000; i++) {
+      expect((await hit(s, 'busy', budget)).isBlocked).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      now += 1; // 1,000 requests a second: 100 per 0.1 s
+    }
+    // About one round trip per 70 requests once the stock has grown, instead of one per 7.
+    expect(s.roundTrips).toBeLessThan(5000 / 50);
+    const held = db.rows.get('busy')!.used - 5000;
+    expect(held).toBeLessThanOrEqual(100);
+    expect(held).toBeLessThanOrEqual(maxStock(budget));
+    // Back from a pause, it starts again at a slice.
+    now += 10 * 60_000;
+    const trips = s.roundTrips;
+    await hit(s, 'busy', budget);
+    await new Promise((resolve) => setImmediate(resolve));
+    now += 1000;
+    await hit(s, 'busy', budget);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(s.roundTrips - trips).toBeGreaterThanOrEqual(1);
+    expect(db.rows.get('busy')!.used).toBeLessThanOrEqual(2 * SLICE);
+    expect(maxStock(1200)).toBe(12);
+    expect(maxStock(100)).toBe(SLICE);
   });
 
   it('gives two instances one budget: round robin over both, exactly the limit passes', async () => {

@@ -19,15 +19,21 @@ export interface BudgetReserver {
 }
 
 /**
- * The most tokens an instance holds unspent per client: what a client can lose per window and
- * instance when the instance stops or the window ends (docs/operations.md).
+ * The stock an instance keeps per client: it is topped up to this, off the request's path,
+ * once down to REFILL_SHARE of it, so one round trip serves about 7 requests and lands before
+ * the last tokens are spent. What a client can lose per instance and window when the instance
+ * stops or the window ends (docs/rate-limits.md).
  */
 export const SLICE = 10;
+export const REFILL_SHARE = 0.3;
 /**
- * A client's stock is topped up to SLICE, off the request's path, once it is down to this: one
- * round trip per SLICE - REFILL_AT requests, landing before the last tokens are spent.
+ * A client busier than SLICE per this on one instance gets a stock of what it spends in this
+ * long (at most 1 % of its budget): a stock of 10 would last less than a round trip under load,
+ * and its requests would wait for top-ups.
  */
-export const REFILL_AT = 3;
+export const STOCK_HORIZON_MS = 100;
+/** The largest stock for a budget of `limit`: SLICE, or 1 % of the budget when that is more. */
+export const maxStock = (limit: number): number => Math.max(SLICE, Math.floor(limit / 100));
 /** Round trips one request may wait for before it is refused (many waiters, few tokens). */
 const MAX_ATTEMPTS = 10;
 /** Shortest refusal: a client refused is not asked about again sooner. */
@@ -52,6 +58,11 @@ interface Budget {
   blockedUntil: number;
   /** Requests counted in the client's window, as far as this instance knows (for headers). */
   hits: number;
+  /** What a top-up fills the stock to: SLICE, more for a busy client (STOCK_HORIZON_MS). */
+  stock: number;
+  /** Tokens spent since the last top-up was sent, and when it was: the client's rate here. */
+  spent: number;
+  refilledAt: number;
   /** The round trip in flight for this client, if any: true once it answered. */
   pending?: Promise<boolean>;
 }
@@ -89,15 +100,16 @@ export function msUntilToken(
 /**
  * The rate limiter's counts shared by every instance through PostgreSQL (RATE_LIMIT_STORE=
  * postgres): one budget per client and window in `rate_limit_budgets`, of which each instance
- * takes slices of up to SLICE tokens and spends them in memory. A request costs no round trip
- * while its instance holds tokens for its client; the stock is topped up in the background
- * when half spent, so a steady client never waits. A client's first request on an instance (in
+ * takes slices and spends them in memory. A request costs no round trip while its instance
+ * holds tokens for its client; the stock (SLICE, more for a client busier than 100 requests/s
+ * here) is topped up in the background when 70 % spent, so a steady client never waits. A client's first request on an instance (in
  * a window) waits for one round trip. Round trips are batched: one statement at a time on one
  * connection of its own (never the request pool's, never inside a request's transaction),
  * carrying every client that needs a slice meanwhile.
  *
  * Never more than the budget: tokens exist only as granted by the upsert. Less by at most what
- * instances hold unspent when a window ends or an instance dies: SLICE per instance and client.
+ * instances hold unspent when a window ends or an instance dies: one stock per instance and
+ * client (SLICE, at most 1 % of the budget for a busy client).
  * A refused client is refused in memory until a token frees (the Retry-After the statement's
  * figures give), so a client hammering past its budget costs no round trips either.
  *
@@ -145,7 +157,15 @@ export class SharedBudgetStorage implements ThrottlerStorage, OnApplicationShutd
     }
     let budget = this.budgets.get(key);
     if (!budget) {
-      budget = { tokens: 0, windowEndsAt: 0, blockedUntil: 0, hits: 0 };
+      budget = {
+        tokens: 0,
+        windowEndsAt: 0,
+        blockedUntil: 0,
+        hits: 0,
+        stock: SLICE,
+        spent: 0,
+        refilledAt: 0,
+      };
       this.budgets.set(key, budget);
     }
     const taken = this.take(key, budget, now, limit, ttl);
@@ -180,7 +200,8 @@ export class SharedBudgetStorage implements ThrottlerStorage, OnApplicationShutd
     if (b.tokens === 0) return null;
     b.tokens--;
     b.hits++;
-    if (b.tokens <= REFILL_AT && !b.pending && b.blockedUntil <= now) {
+    b.spent++;
+    if (b.tokens <= b.stock * REFILL_SHARE && !b.pending && b.blockedUntil <= now) {
       void this.refill(key, b, limit, windowMs);
     }
     return {
@@ -214,14 +235,23 @@ export class SharedBudgetStorage implements ThrottlerStorage, OnApplicationShutd
   }
 
   /**
-   * Tops the client's stock up to SLICE with one round trip (one per client at a time): true
-   * once answered, false when PostgreSQL failed or was too slow (this instance then limits
-   * alone for a while). A late answer still adds its tokens.
+   * Tops the client's stock up with one round trip (one per client at a time): true once
+   * answered, false when PostgreSQL failed or was too slow (this instance then limits alone for
+   * a while). A late answer still adds its tokens.
    */
   private refill(key: string, b: Budget, limit: number, windowMs: number): Promise<boolean> {
     if (b.pending) return b.pending;
     const sentAt = this.now();
-    const reservation = this.enqueue(key, Math.max(1, SLICE - b.tokens), limit, windowMs).then(
+    // The stock for the rate since the last top-up: SLICE, or what the client spends here in
+    // STOCK_HORIZON_MS when that is more (a client back from idle starts at SLICE again).
+    if (b.refilledAt > 0) {
+      const perMs = b.spent / Math.max(1, sentAt - b.refilledAt);
+      b.stock = Math.min(maxStock(limit), Math.max(SLICE, Math.ceil(perMs * STOCK_HORIZON_MS)));
+    }
+    b.spent = 0;
+    b.refilledAt = sentAt;
+    const want = Math.max(1, b.stock - b.tokens);
+    const reservation = this.enqueue(key, want, limit, windowMs).then(
       (row) => {
         this.apply(b, row, sentAt, limit, windowMs);
         this.backTogether();
