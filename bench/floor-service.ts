@@ -3,7 +3,8 @@
  * its own (read from /proc by the parent). Configured as bench-support configures the service,
  * plus LOG_LEVEL from the parent (request logs go to this process's stdout, /dev/null). One JSON
  * argument: { appUrl, port, secret, logLevel, poolSize? (DB_POOL_SIZE, default 40), readUrls?
- * (DATABASE_READ_URLS: streaming standbys that serve the reads) }. Also the instances of
+ * (DATABASE_READ_URLS: streaming standbys that serve the reads), rateLimitStore?
+ * (RATE_LIMIT_STORE, default as configured: postgres) }. Also the instances of
  * bench/scaling.bench.ts. Sends { ready: true } over IPC once listening; closes when the parent
  * disconnects.
  */
@@ -18,6 +19,7 @@ interface ServiceOptions {
   logLevel: string;
   poolSize?: number;
   readUrls?: string[];
+  rateLimitStore?: string;
 }
 
 async function main(): Promise<void> {
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     DB_POOL_SIZE: String(o.poolSize ?? 40),
     // As in production: the webhook dispatcher and workers run (the bench has no subscriptions).
     WEBHOOK_DELIVERY_ENABLED: 'true',
+    ...(o.rateLimitStore ? { RATE_LIMIT_STORE: o.rateLimitStore } : {}),
     ...(o.readUrls?.length
       ? {
           DATABASE_READ_URLS: o.readUrls.join(','),

@@ -62,6 +62,12 @@ const HELP = `npm run bench:floor [-- options]
   --scenarios LIST  comma-separated scenario ids to run   (default: all)
                     ids: ${SCENARIO_IDS.join(', ')}
   --log-level L     the service's LOG_LEVEL (request logs to /dev/null) (default info)
+  --rate-limit-store S  the service's RATE_LIMIT_STORE, postgres or memory (default: postgres,
+                    as for any DATABASE_URL)
+  --memory-store    also measure the service with RATE_LIMIT_STORE=memory, a fourth server in
+                    every round (checked like the service; service and it swap places every
+                    other round, so give an even --rounds): "service / memory store" and the
+                    CPU ratio (geometric means of the per-round ratios) price the shared budgets
   --stack           also measure the stack floor (bench/stack-floor.ts: the floor's routes on
                     NestJS + Express + TypeORM + nestjs-cls with nothing of the service's own),
                     a third server in every round, checked like the service (same body, same SQL)
@@ -85,7 +91,8 @@ interface Measured extends LoadResult {
   rssMaxMb: number;
 }
 
-type Target = 'service' | 'stack' | 'floor';
+/** `memory`: the service again, with RATE_LIMIT_STORE=memory (--memory-store). */
+type Target = 'service' | 'memory' | 'stack' | 'floor';
 
 interface Scenario {
   id: string;
@@ -143,6 +150,9 @@ function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
   return `${path}: service ${JSON.stringify(a)?.slice(0, 200)} vs floor ${JSON.stringify(b)?.slice(0, 200)}`;
 }
 
+const geometricMean = (xs: number[]): number =>
+  Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
+
 /** Every key path of a JSON value (arrays by their first element), for shape comparison. */
 function shape(value: unknown, path = '$'): string[] {
   if (Array.isArray(value)) return [path, ...(value.length ? shape(value[0], `${path}[]`) : [])];
@@ -168,6 +178,8 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '1,16' },
       scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
       'log-level': { type: 'string', default: 'info' },
+      'rate-limit-store': { type: 'string', default: 'postgres' },
+      'memory-store': { type: 'boolean', default: false },
       stack: { type: 'boolean', default: false },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -184,6 +196,7 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const duration = Number(values.duration);
   const connections = values.connections.split(',').map(Number);
+  const rateLimitStore = values['rate-limit-store'];
   const wanted = values.scenarios.split(',').map((s) => s.trim());
   const unknown = wanted.filter((s) => !(SCENARIO_IDS as readonly string[]).includes(s));
   if (
@@ -193,6 +206,7 @@ async function main(): Promise<void> {
     hotShare >= 1 ||
     rounds < 1 ||
     connections.some((c) => !Number.isInteger(c) || c < 1) ||
+    !['postgres', 'memory'].includes(rateLimitStore) ||
     unknown.length > 0
   ) {
     throw new Error(
@@ -243,8 +257,20 @@ async function main(): Promise<void> {
       port: servicePort,
       secret: BENCH_JWT_SECRET,
       logLevel: values['log-level'],
+      rateLimitStore,
     });
     children.push(service.child);
+    const memoryPort = values['memory-store'] ? await freePort() : 0;
+    const memoryService = values['memory-store']
+      ? await startChild<{ ready: boolean }>('floor-service.js', {
+          appUrl: db.appUrl,
+          port: memoryPort,
+          secret: BENCH_JWT_SECRET,
+          logLevel: values['log-level'],
+          rateLimitStore: 'memory',
+        })
+      : undefined;
+    if (memoryService) children.push(memoryService.child);
     const floorOptions = {
       appUrl: db.appUrl,
       poolSize: 40, // as the service's DB_POOL_SIZE
@@ -258,20 +284,28 @@ async function main(): Promise<void> {
       : undefined;
     if (stack) children.push(stack.child);
     // The servers measured, in the order each round runs them; the bare floor is the baseline.
-    const targets: Target[] = stack ? ['service', 'stack', 'floor'] : ['service', 'floor'];
+    const targets: Target[] = [
+      'service',
+      ...(memoryService ? (['memory'] as const) : []),
+      ...(stack ? (['stack'] as const) : []),
+      'floor',
+    ];
     const compared = targets.filter((t) => t !== 'floor');
     const urls: Record<Target, string> = {
       service: `http://127.0.0.1:${servicePort}`,
+      memory: `http://127.0.0.1:${memoryPort}`,
       stack: stack?.ready.url ?? '',
       floor: floor.ready.url,
     };
     const pids: Record<Target, number> = {
       service: service.child.pid!,
+      memory: memoryService?.child.pid ?? 0,
       stack: stack?.child.pid ?? 0,
       floor: floor.child.pid!,
     };
     const apps: Record<Target, string> = {
       service: 'finance-service',
+      memory: 'finance-service',
       stack: 'bench-stack-floor',
       floor: 'bench-floor',
     };
@@ -416,9 +450,19 @@ async function main(): Promise<void> {
       for (const sc of scenarios) {
         if (seen.has(sc.id)) continue;
         seen.add(sc.id);
-        const statements: Record<Target, string[]> = { service: [], stack: [], floor: [] };
-        const bodies: Record<Target, unknown> = { service: null, stack: null, floor: null };
-        const readBacks: Record<Target, unknown> = { service: null, stack: null, floor: null };
+        const statements: Record<Target, string[]> = {
+          service: [],
+          memory: [],
+          stack: [],
+          floor: [],
+        };
+        const bodies: Record<Target, unknown> = {
+          service: null,
+          memory: null,
+          stack: null,
+          floor: null,
+        };
+        const readBacks: Record<Target, unknown> = { ...bodies };
         for (const target of targets) {
           // Warm: the tenant record is cached after this one (both keep it 5 s), and so is the
           // count of a cached scenario; a cold one then gets its bump.
@@ -480,9 +524,14 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       process.stdout.write(`Round ${round}/${rounds}...\n`);
       for (const sc of scenarios) {
-        const entry = results.get(sc) ?? { service: [], stack: [], floor: [] };
+        const entry = results.get(sc) ?? { service: [], memory: [], stack: [], floor: [] };
         results.set(sc, entry);
-        for (const target of targets) {
+        // The two services swap places every other round: neither always runs first.
+        const order =
+          memoryService && round % 2 === 0
+            ? targets.map((t) => (t === 'service' ? 'memory' : t === 'memory' ? 'service' : t))
+            : targets;
+        for (const target of order) {
           // A cached scenario starts cached (an earlier POST scenario may have bumped the version).
           if (sc.kind === 'search' && sc.cold === false) await request(target, sc);
           entry[target].push(
@@ -510,6 +559,14 @@ async function main(): Promise<void> {
     const stackHeads = stack
       ? ['stack req/s', 'stack / floor', 'stack CPU ms/req', 'service / stack CPU']
       : [];
+    const memoryHeads = memoryService
+      ? [
+          'memory-store req/s',
+          'service / memory store',
+          'memory-store CPU ms/req',
+          'service / memory-store CPU',
+        ]
+      : [];
     const heads = [
       `scenario (hot tenant, ${hot} receipts)`,
       'clients',
@@ -522,6 +579,7 @@ async function main(): Promise<void> {
       'floor CPU ms/req',
       'service RSS max MB',
       ...stackHeads,
+      ...memoryHeads,
     ];
     const lines = [`| ${heads.join(' | ')} |`, `|${heads.map(() => '---|').join('')}`];
     let non2xx = 0;
@@ -546,6 +604,13 @@ async function main(): Promise<void> {
       const f = summary(measured.floor);
       const st = stack ? summary(measured.stack) : undefined;
       const stackRatio = stack ? ratioTo('stack') : undefined;
+      const mem = memoryService ? summary(measured.memory) : undefined;
+      // Per round, the service against itself with the in-memory limiter in the same round;
+      // the geometric mean, so the rounds where either ran first weigh alike.
+      const perRound = (f: (r: Measured) => number) =>
+        geometricMean(measured.service.map((r, i) => f(r) / f(measured.memory[i])));
+      const memoryRatio = memoryService ? perRound((r) => r.rps) : undefined;
+      const memoryCpuRatio = memoryService ? perRound((r) => r.cpuMsPerRequest) : undefined;
       json.push({
         id: sc.id,
         name: sc.name,
@@ -554,6 +619,7 @@ async function main(): Promise<void> {
         service: s,
         floor: f,
         ...(st ? { stack: st, stackRatio } : {}),
+        ...(mem ? { memoryStore: mem, memoryRatio, memoryCpuRatio } : {}),
       });
       const cells = [
         sc.name,
@@ -574,16 +640,25 @@ async function main(): Promise<void> {
               (s.cpuMsPerRequest / st.cpuMsPerRequest).toFixed(2),
             ]
           : []),
+        ...(mem
+          ? [
+              mem.rps.toFixed(1),
+              memoryRatio!.toFixed(3),
+              mem.cpuMsPerRequest.toFixed(2),
+              memoryCpuRatio!.toFixed(3),
+            ]
+          : []),
       ];
       lines.push(`| ${cells.join(' | ')} |`);
     }
     const sqlSame = sqlChecks.filter((c) => c.same).length;
     process.stdout.write(
-      `\nService${stack ? ' and stack floor' : ''} vs bare floor, medians of ${rounds} interleaved rounds of ${duration} s each; service LOG_LEVEL=${values['log-level']}\n` +
+      `\nService${stack ? ' and stack floor' : ''} vs bare floor, medians of ${rounds} interleaved rounds of ${duration} s each; service LOG_LEVEL=${values['log-level']}, RATE_LIMIT_STORE=${rateLimitStore}\n` +
         `(${receipts} receipts over ${tenants} tenants; hot tenant ${hot}; node ${process.version}; ${new Date().toISOString()})\n\n` +
         `${lines.join('\n')}\n\n` +
         `Peak RSS (VmHWM, whole run): service ${peakRssMb.service!.toFixed(0)} MB (target <= 200), floor ${peakRssMb.floor!.toFixed(0)} MB` +
-        `${peakRssMb.stack === undefined ? '' : `, stack floor ${peakRssMb.stack.toFixed(0)} MB`}\n` +
+        `${peakRssMb.stack === undefined ? '' : `, stack floor ${peakRssMb.stack.toFixed(0)} MB`}` +
+        `${peakRssMb.memory === undefined ? '' : `, memory-store service ${peakRssMb.memory.toFixed(0)} MB`}\n` +
         `non-2xx responses: ${non2xx}; body/SQL mismatches: ${mismatches}; same SQL in ${sqlSame} of ${sqlChecks.length} checks\n`,
     );
     if (values.json) {
@@ -601,6 +676,8 @@ async function main(): Promise<void> {
               duration,
               connections,
               logLevel: values['log-level'],
+              rateLimitStore,
+              memoryStore: values['memory-store'],
             },
             hot,
             other,

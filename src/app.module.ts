@@ -12,7 +12,8 @@ import { JwtStrategy } from '@/http/auth/jwt.strategy';
 import { ScopesGuard } from '@/http/auth/scopes.guard';
 import { AppConfig } from '@/platform/config/app-config';
 import { ClientThrottlerGuard } from '@/http/throttling/client-throttler.guard';
-import { SlidingWindowStorage } from '@/http/throttling/sliding-window-storage';
+import { createRateLimitStorage } from '@/http/throttling/rate-limit-storage';
+import { Metrics } from '@/platform/metrics/metrics';
 import { QueryParametersGuard } from '@/http/errors/query-parameters.guard';
 import { ProblemFilter } from '@/http/errors/problem.filter';
 import { createValidationPipe } from '@/http/errors/validation';
@@ -84,9 +85,12 @@ export class AppModule {
           dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),
         ),
         requestContextModule(),
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
-          storage: new SlidingWindowStorage(),
+        ThrottlerModule.forRootAsync({
+          inject: [Metrics],
+          useFactory: (metrics: Metrics) => ({
+            throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
+            storage: createRateLimitStorage(config, databaseUrl, metrics),
+          }),
         }),
         PassportModule,
         HealthModule,

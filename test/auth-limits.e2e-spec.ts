@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { randomBytes } from 'node:crypto';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { createTestApp, TestApp } from './support/test-app';
 import { as, token } from './support/tokens';
@@ -38,79 +39,96 @@ describe('token time claims (HS256 mode, 30 s clock tolerance)', () => {
   });
 });
 
-describe('rate limit: one budget per client across routes', () => {
-  let t: TestApp;
-  let a: Tenant;
-  let b: Tenant;
+describe.each(['postgres', 'memory'])(
+  'rate limit (%s store): one budget per client across routes',
+  (store) => {
+    let t: TestApp;
+    let a: Tenant;
+    let b: Tenant;
+    // Requests come through a trusted proxy from an address of this app's own: with the shared
+    // store, the peer address (127.0.0.1) would be charged by every suite on the database.
+    const address = `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 250)}`;
 
-  beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
-    a = await t.createTenant();
-    b = await t.createTenant();
-  });
-  afterAll(() => t?.close());
+    beforeAll(async () => {
+      t = await createTestApp({
+        RATE_LIMIT_PER_MINUTE: '3',
+        RATE_LIMIT_STORE: store,
+        TRUSTED_PROXIES: '127.0.0.1/32,::1',
+      });
+      a = await t.createTenant();
+      b = await t.createTenant();
+    });
+    afterAll(() => t?.close());
 
-  const search = (headers: Record<string, string>) =>
-    request(t.server).post('/receipts/search').set(headers).send([]);
-  const config = (headers: Record<string, string>) =>
-    request(t.server).get('/tenant/configuration').set(headers);
+    const search = (headers: Record<string, string>) =>
+      request(t.server)
+        .post('/receipts/search')
+        .set({ 'x-forwarded-for': address, ...headers })
+        .send([]);
+    const config = (headers: Record<string, string>) =>
+      request(t.server)
+        .get('/tenant/configuration')
+        .set({ 'x-forwarded-for': address, ...headers });
 
-  it('spends one budget on two different routes, then 429 problem+json with Retry-After', async () => {
-    const alice = as(a.key, { sub: 'alice' });
-    const statuses = [
-      (await search(alice)).status,
-      (await config(alice)).status,
-      (await search(alice)).status,
-    ];
-    expect(statuses).toEqual([200, 200, 200]);
-    const limited = await config(alice);
-    expect(limited.status).toBe(429);
-    expect(limited.headers['content-type']).toMatch(/problem\+json/);
-    expect(limited.body.code).toBe('RATE_LIMITED');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-  });
+    it('spends one budget on two different routes, then 429 problem+json with Retry-After', async () => {
+      const alice = as(a.key, { sub: 'alice' });
+      const statuses = [
+        (await search(alice)).status,
+        (await config(alice)).status,
+        (await search(alice)).status,
+      ];
+      expect(statuses).toEqual([200, 200, 200]);
+      const limited = await config(alice);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['content-type']).toMatch(/problem\+json/);
+      expect(limited.body.code).toBe('RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    });
 
-  it("does not limit tenant B when the same subject spent tenant A's budget", async () => {
-    const bob = { sub: 'bob', tenant: [a.key, b.key] };
-    for (let i = 0; i < 3; i++) expect((await search(as(a.key, bob))).status).toBe(200);
-    expect((await search(as(a.key, bob))).status).toBe(429);
-    const inB = await search(as(b.key, bob));
-    expect(inB.status).toBe(200);
-  });
+    it("does not limit tenant B when the same subject spent tenant A's budget", async () => {
+      const bob = { sub: 'bob', tenant: [a.key, b.key] };
+      for (let i = 0; i < 3; i++) expect((await search(as(a.key, bob))).status).toBe(200);
+      expect((await search(as(a.key, bob))).status).toBe(429);
+      const inB = await search(as(b.key, bob));
+      expect(inB.status).toBe(200);
+    });
 
-  it('does not limit another subject of the same tenant and address', async () => {
-    for (let i = 0; i < 4; i++) await search(as(a.key, { sub: 'carol' }));
-    expect((await search(as(a.key, { sub: 'dave' }))).status).toBe(200);
-  });
+    it('does not limit another subject of the same tenant and address', async () => {
+      for (let i = 0; i < 4; i++) await search(as(a.key, { sub: 'carol' }));
+      expect((await search(as(a.key, { sub: 'dave' }))).status).toBe(200);
+    });
 
-  it('never limits health routes, even for a client whose budget is spent', async () => {
-    const erin = as(a.key, { sub: 'erin' });
-    for (let i = 0; i < 4; i++) await search(erin);
-    expect((await search(erin)).status).toBe(429);
-    for (let i = 0; i < 10; i++) {
-      expect((await request(t.server).get('/health/live').set(erin)).status).toBe(200);
-      expect((await request(t.server).get('/health/ready')).status).toBe(200);
-    }
-  });
+    it('never limits health routes, even for a client whose budget is spent', async () => {
+      const erin = as(a.key, { sub: 'erin' });
+      for (let i = 0; i < 4; i++) await search(erin);
+      expect((await search(erin)).status).toBe(429);
+      for (let i = 0; i < 10; i++) {
+        expect((await request(t.server).get('/health/live').set(erin)).status).toBe(200);
+        expect((await request(t.server).get('/health/ready')).status).toBe(200);
+      }
+    });
 
-  it('charges refused tokens to the client address', async () => {
-    const bad = { authorization: `Bearer ${token({ tenant: a.key, secret: 'x'.repeat(40) })}` };
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++)
-      statuses.push((await search({ ...bad, 'x-tenant-id': a.key })).status);
-    expect(statuses).toEqual([401, 401, 401, 429]);
-  });
-});
+    it('charges refused tokens to the client address', async () => {
+      const bad = { authorization: `Bearer ${token({ tenant: a.key, secret: 'x'.repeat(40) })}` };
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await search({ ...bad, 'x-tenant-id': a.key })).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+  },
+);
 
 describe('X-Forwarded-For and TRUSTED_PROXIES', () => {
-  // Requests without a token are charged to the client address (req.ip).
+  // Requests without a token are charged to the client address (req.ip). The apps count in
+  // memory: how the address is found does not depend on the store, and a shared budget of the
+  // peer address (127.0.0.1) would count every suite's anonymous requests.
   const anonymous = (t: TestApp, forwardedFor: string) =>
     request(t.server).post('/receipts/search').set('x-forwarded-for', forwardedFor).send([]);
 
   describe('with no trusted proxy (the default)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+      t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: 'memory' });
     });
     afterAll(() => t?.close());
 
@@ -126,7 +144,11 @@ describe('X-Forwarded-For and TRUSTED_PROXIES', () => {
   describe('from a trusted proxy', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXIES: '127.0.0.1/32,::1' });
+      t = await createTestApp({
+        RATE_LIMIT_PER_MINUTE: '3',
+        RATE_LIMIT_STORE: 'memory',
+        TRUSTED_PROXIES: '127.0.0.1/32,::1',
+      });
     });
     afterAll(() => t?.close());
 

@@ -44,8 +44,11 @@ const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 /** Replicated to every node (`create_reference_table`). */
 const REFERENCE = ['tenants'];
 
-/** Tables of schema public without tenant_id: the reference tables and TypeORM's own. */
-const WITHOUT_TENANT_ID = ['migrations', 'tenants'];
+/**
+ * Tables of schema public without tenant_id: the reference tables, TypeORM's own, and the rate
+ * limit's budgets (keyed by client, an anonymous one has no tenant).
+ */
+const WITHOUT_TENANT_ID = ['migrations', 'rate_limit_budgets', 'tenants'];
 
 /** Left out of the checks: not distributed, they stay on the coordinator as local tables. */
 const EXCLUDED = [
@@ -59,6 +62,8 @@ const EXCLUDED = [
   'pgboss.schedule',
   'pgboss.subscription',
   'pgboss.version',
+  // Unlogged, one row per client: a coordinator-local table, as the upsert runs there.
+  'rate_limit_budgets',
 ];
 
 /** Identity and serial columns on distributed and reference tables (docs/scaling.md). */
@@ -182,10 +187,12 @@ describe('Citus readiness (the catalogue, checked for distribution by tenant_id)
         .map((r) => r.name)
         .sort(),
     ).toEqual(WITHOUT_TENANT_ID);
-    expect([...REFERENCE, 'migrations'].sort()).toEqual(WITHOUT_TENANT_ID);
+    expect([...REFERENCE, 'migrations', 'rate_limit_budgets'].sort()).toEqual(WITHOUT_TENANT_ID);
 
     const excluded = tables
-      .filter((r) => r.schema === 'pgboss' || r.name === 'migrations')
+      .filter(
+        (r) => r.schema === 'pgboss' || r.name === 'migrations' || r.name === 'rate_limit_budgets',
+      )
       .map((r) =>
         r.schema === 'public'
           ? r.name

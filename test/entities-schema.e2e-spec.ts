@@ -68,6 +68,7 @@ const WITHOUT_ENTITY: Record<string, string> = {
   events: 'the outbox and its feed',
   webhook_subscriptions: 'webhooks',
   webhook_deliveries: 'webhooks',
+  rate_limit_budgets: 'the shared rate-limit budgets (http/throttling/rate-limit.sql.ts)',
   typeorm_metadata: 'made by this test (describeGeneratedColumns)',
 };
 

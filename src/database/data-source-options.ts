@@ -20,6 +20,7 @@ import { BankMatching1765300000000 } from '../../migrations/1765300000000-BankMa
 import { AnalyzeGrant1765400000000 } from '../../migrations/1765400000000-AnalyzeGrant';
 import { BankLinesAmountPaise1765450000000 } from '../../migrations/1765450000000-BankLinesAmountPaise';
 import { SecretsAtRest1765500000000 } from '../../migrations/1765500000000-SecretsAtRest';
+import { RateLimitBudgets1765520000000 } from '../../migrations/1765520000000-RateLimitBudgets';
 import { Letters1765530000000 } from '../../migrations/1765530000000-Letters';
 import { BookingKeywordSearch1765550000000 } from '../../migrations/1765550000000-BookingKeywordSearch';
 import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantWalks';
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   AnalyzeGrant1765400000000,
   BankLinesAmountPaise1765450000000,
   SecretsAtRest1765500000000,
+  RateLimitBudgets1765520000000,
   Letters1765530000000,
   BookingKeywordSearch1765550000000,
   TenantWalks1765550000001,

@@ -25,6 +25,14 @@ export function clientKey(req: Request): string {
 }
 
 /**
+ * The key a budget is kept under (in memory, or `rate_limit_budgets.key`): a hash, so neither
+ * store holds the subject, tenant or address itself.
+ */
+export function budgetKey(throttlerName: string, tracker: string): string {
+  return createHash('sha256').update(`${throttlerName}\0${tracker}`).digest('hex');
+}
+
+/**
  * One budget per client across every route (the stock guard keys by route, so a client had a
  * separate budget for each endpoint). Registered after JwtAuthGuard so the subject is verified
  * rather than decoded from an unverified token (a decoded `sub` could be varied at will to get a
@@ -47,7 +55,7 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
     tracker: string,
     name: string,
   ): string {
-    return createHash('sha256').update(`${name}\0${tracker}`).digest('hex');
+    return budgetKey(name, tracker);
   }
 
   /** Counts a request whose token was refused against its address; throws 429 once spent. */

@@ -31,6 +31,18 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ STATEMENT_MAX_BYTES: '10' })).toThrow(/STATEMENT_MAX_BYTES/);
   });
 
+  it('shares rate budgets through an external database, counts in memory with the embedded one', () => {
+    const external = 'postgres://app@db.example/finance';
+    expect(loadConfig({}).rateLimitStore).toBe('memory');
+    expect(loadConfig({ DATABASE_URL: external }).rateLimitStore).toBe('postgres');
+    expect(loadConfig({ RATE_LIMIT_STORE: '' }).rateLimitStore).toBe('memory');
+    expect(loadConfig({ DATABASE_URL: external, RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe(
+      'memory',
+    );
+    expect(loadConfig({ RATE_LIMIT_STORE: 'postgres' }).rateLimitStore).toBe('postgres');
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(/RATE_LIMIT_STORE="redis"/);
+  });
+
   it('fails fast naming the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);

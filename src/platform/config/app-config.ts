@@ -42,6 +42,10 @@ const DURATION_UNIT_MS: Readonly<Record<string, number>> = {
   h: 3_600_000,
 };
 
+/** Where the rate limiter counts (docs/operations.md, "Rate limit"). */
+export const RATE_LIMIT_STORES = ['postgres', 'memory'] as const;
+export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
+
 /** The environment as the service reads it; every variable is listed in `.env.example`. */
 class EnvironmentVariables {
   @IsIn(['development', 'test', 'production'])
@@ -192,6 +196,11 @@ class EnvironmentVariables {
   @IsInt()
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 1200;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(RATE_LIMIT_STORES)
+  RATE_LIMIT_STORE?: RateLimitStore;
 
   @IsString()
   TRUSTED_PROXIES = '';
@@ -379,6 +388,12 @@ export class AppConfig {
   /** Largest bank statement upload in bytes (decoded size); larger is 413. */
   readonly statementMaxBytes: number;
   readonly rateLimitPerMinute: number;
+  /**
+   * `postgres`: one budget per client shared by every instance on the database; `memory`: each
+   * instance counts alone (N instances allow N budgets). Default: postgres with DATABASE_URL
+   * (a server other instances may share), memory with the embedded PostgreSQL (one instance).
+   */
+  readonly rateLimitStore: RateLimitStore;
   /** Addresses / CIDRs whose X-Forwarded-For is believed; empty = none. */
   readonly trustedProxies: string[];
   /**
@@ -526,6 +541,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: raw.BODY_LIMIT,
     statementMaxBytes: raw.STATEMENT_MAX_BYTES,
     rateLimitPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+    // The embedded PostgreSQL lives in this instance's DATA_DIR: no other instance can share it.
+    rateLimitStore: raw.RATE_LIMIT_STORE ?? (raw.DATABASE_URL ? 'postgres' : 'memory'),
     trustedProxies: trusted.proxies,
     corsOrigins: cors.origins,
     http: {
