@@ -24,6 +24,7 @@ import { RateLimitBudgets1765520000000 } from '../../migrations/1765520000000-Ra
 import { Letters1765530000000 } from '../../migrations/1765530000000-Letters';
 import { BookingKeywordSearch1765550000000 } from '../../migrations/1765550000000-BookingKeywordSearch';
 import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantWalks';
+import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560000000-BankReferenceKeyLeakproof';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   Letters1765530000000,
   BookingKeywordSearch1765550000000,
   TenantWalks1765550000001,
+  BankReferenceKeyLeakproof1765560000000,
 ];
 
 export function dataSourceOptions(
