@@ -109,6 +109,8 @@ describe('POST /receipts/export', () => {
                 (extract(epoch FROM clock_timestamp() - state_change) * 1000)::int AS "idleMs"
            FROM pg_stat_activity
           WHERE application_name = 'finance-service-export'
+            -- A parallel plan's workers carry the session's name and query: not sessions.
+            AND backend_type = 'client backend'
             AND (pid = ANY($1::int[]) OR ($2 AND state <> 'idle'))`,
         [pids, process.env.TEST_PGBOUNCER === '1'],
       )
