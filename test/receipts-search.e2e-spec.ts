@@ -666,9 +666,43 @@ describe('POST /receipts/search', () => {
           expect(await run(forced(c.countSql), c.countParams)).toEqual([
             { total: String(indexed.length) },
           ]);
+          expect(await run(c.countSql, c.countParams)).toEqual([{ total: String(indexed.length) }]);
         }
       } finally {
         await app.end();
+      }
+    });
+
+    it('counts a receipt matched by its demand and by its own reference once', async () => {
+      const kapoor = data.find((r) => r.buyerName === 'Rohan Kapoor')!;
+      const nair = data.find((r) => r.buyerName === 'Meera Nair')!;
+      const want = expected((r) => matches(r, 'kapoor')).length + 1;
+      const c = compileSearch(
+        parseSearchRequest(RECEIPT_SEARCH, {}, [
+          { field: 'keyword', query: 'kapoor', type: 'CONTAINS' },
+        ]),
+        tenant.id,
+      );
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      await owner.query(
+        `UPDATE receipts SET transaction_ref = 'NEFT-KAPOOR-' || receipt_number WHERE id = ANY($1)`,
+        [[kapoor.id, nair.id]],
+      );
+      try {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+        const { rows } = await app.query<{ total: string }>(c.countSql, c.countParams);
+        await app.query('COMMIT');
+        expect(rows).toEqual([{ total: String(want) }]);
+      } finally {
+        await app.end();
+        for (const r of [kapoor, nair]) {
+          await owner.query(`UPDATE receipts SET transaction_ref = $2 WHERE id = $1`, [
+            r.id,
+            r.transactionRef,
+          ]);
+        }
       }
     });
 

@@ -270,13 +270,19 @@ describe('compileSearch', () => {
       'OR r.id = ANY ((SELECT receipt_ids FROM kw)::uuid[]))';
     const WITHIN_CAP =
       '(SELECT cardinality(demand_ids) <= 10000 AND cardinality(receipt_ids) <= 20000 FROM kw)';
+    // The count: its own, higher cap on demands and two disjoint semi-joins on the id lists.
+    const COUNT_CTE = CTE.replace('$2, 10001)', '$2, 200001)');
+    const COUNT_WITHIN_CAP = WITHIN_CAP.replace('<= 10000', '<= 200000');
+    const BY_DEMAND = 'r.demand_id IN (SELECT unnest(demand_ids) FROM kw)';
+    const BY_NUMBER = `(r.id IN (SELECT unnest(receipt_ids) FROM kw) AND NOT (${BY_DEMAND}))`;
 
     it('looks a keyword with a trigram up through the index functions, scanning past the caps', () => {
       const c = compile([{ field: 'keyword', type: 'contains', query: 'ram' }]);
       expect(c.countSql).toBe(
-        `${CTE} SELECT count(*)::bigint AS total FROM (` +
-          `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ` +
-          `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP}) r`,
+        `${COUNT_CTE} SELECT count(*)::bigint AS total FROM (` +
+          `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${BY_DEMAND} AND ${COUNT_WITHIN_CAP} ` +
+          `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${BY_NUMBER} AND ${COUNT_WITHIN_CAP} ` +
+          `UNION ALL SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${COUNT_WITHIN_CAP}) r`,
       );
       expect(c.countParams).toEqual([TENANT, '%ram%']);
       const top =
@@ -335,8 +341,12 @@ describe('compileSearch', () => {
       expect(scan).toBe(
         `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${WITHIN_CAP} ${top}`,
       );
+      for (const match of [BY_DEMAND, BY_NUMBER])
+        expect(c.countSql).toContain(
+          `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${match} ${others} AND ${COUNT_WITHIN_CAP} UNION ALL `,
+        );
       expect(c.countSql).toContain(
-        `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} UNION ALL `,
+        `SELECT 1 FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${COUNT_WITHIN_CAP}) r`,
       );
       expect(c.idsSql).toMatch(/\) r ORDER BY r\.amount ASC, r\.id DESC LIMIT \$5 OFFSET \$6$/);
       expectParamsConsistent(c.idsSql, c.idsParams);
@@ -351,9 +361,10 @@ describe('compileSearch', () => {
       ]);
       expect(c.countParams).toEqual([TENANT, '%kapoor%', '%ab%', '%rct%']);
       expect(count(c.countSql, 'receipt_keyword_demand_ids(')).toBe(1);
-      expect(c.countSql).toContain('receipt_keyword_demand_ids($1::uuid, $2, 10001)');
-      expect(count(c.countSql, 'r.receipt_number ILIKE $3')).toBe(2);
-      expect(count(c.countSql, 'r.receipt_number ILIKE $4')).toBe(2);
+      expect(c.countSql).toContain('receipt_keyword_demand_ids($1::uuid, $2, 200001)');
+      expect(c.idsSql).toContain('receipt_keyword_demand_ids($1::uuid, $2, 10001)');
+      expect(count(c.countSql, 'r.receipt_number ILIKE $3')).toBe(3);
+      expect(count(c.countSql, 'r.receipt_number ILIKE $4')).toBe(3);
       expect(count(c.countSql, 'r.receipt_number ILIKE $2')).toBe(1);
       expectParamsConsistent(c.idsSql, c.idsParams);
     });

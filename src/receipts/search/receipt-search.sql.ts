@@ -77,6 +77,14 @@ export { keywordUsesIndex };
  */
 export const KEYWORD_DEMAND_CAP = 10_000;
 export const KEYWORD_RECEIPT_CAP = 20_000;
+/**
+ * The count's own cap on matching demands. A count reads every match whichever way it goes, and
+ * the matches of a demand are one probe of `receipts_demand_idx` each (index-only when the page
+ * is all-visible), so the lists stay cheaper than a scan of the tenant far past the page's cap:
+ * at 4,000,000 receipts "iyer" matches 50,000 demands, whose 400,000 receipts the scan found by
+ * reading all 4,000,000 (docs/benchmarks.md, ten million receipts).
+ */
+export const KEYWORD_COUNT_DEMAND_CAP = 200_000;
 
 /** Receipts in the shared engine: `receipts r`, its split `s` and demand `d` as EXISTS. */
 const RECEIPT_SQL: SearchSqlShape = {
@@ -166,10 +174,30 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   ]
     .map((c) => `r.${c}`)
     .join(', ');
-  const countWhere = (extra: string) =>
-    `${cte} SELECT count(*)::bigint AS total FROM (` +
-    `SELECT 1 FROM receipts r WHERE ${indexedWhere}${extra} ` +
-    `UNION ALL SELECT 1 FROM receipts r WHERE ${scanWhere}${extra}) r`;
+  // The count: the matches by demand, then those by number or reference not among them (two
+  // semi-joins on the id lists, each a probe per id), or the scan past the count's caps.
+  const countCte =
+    `WITH kw AS MATERIALIZED (SELECT ` +
+    `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${KEYWORD_COUNT_DEMAND_CAP + 1})) AS demand_ids, ` +
+    `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`;
+  const countWithinCap =
+    `(SELECT cardinality(demand_ids) <= ${KEYWORD_COUNT_DEMAND_CAP} ` +
+    `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
+  const byDemand = `r.demand_id IN (SELECT unnest(demand_ids) FROM kw)`;
+  const countBranches = [
+    where.replace(KEYWORD_SLOT, byDemand),
+    where.replace(
+      KEYWORD_SLOT,
+      `(r.id IN (SELECT unnest(receipt_ids) FROM kw) AND NOT (${byDemand}))`,
+    ),
+  ].map((w) => `${w} AND ${countWithinCap}`);
+  const countScanWhere = `${scanOnlyWhere} AND NOT ${countWithinCap}`;
+  const countSql =
+    `${countCte} SELECT count(*)::bigint AS total FROM (` +
+    [...countBranches, countScanWhere]
+      .map((w) => `SELECT 1 FROM receipts r WHERE ${w}`)
+      .join(' UNION ALL ') +
+    `) r`;
   // Each branch sorted and cut on its own, so the scanning one can walk a sort index and stop.
   const top = `ORDER BY ${orderBy} LIMIT (${limit}::bigint + ${offset}::bigint)`;
   return {
@@ -179,7 +207,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
       `(SELECT ${columns} FROM receipts r WHERE ${scanWhere} ${top})) r ` +
       `ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
     idsParams: [...p.values],
-    countSql: countWhere(''),
+    countSql,
     countParams,
     // The few receipts inserted since a cached count are checked directly (by the
     // (tenant_id, inserted_version) index), without running the trigram lookups again.
