@@ -69,6 +69,8 @@ export interface BenchDatabase {
   appUrl: string;
   /** Superuser URL of the `postgres` database. */
   adminUrl: string;
+  /** The server's data directory (its postmaster.pid names the server process). */
+  dataDir: string;
   /** True when the cluster is a copy of a saved one (its data is already there). */
   restored: boolean;
   /** Keeps a copy of the cluster as it is now under the `saved` name (a no-op without one). */
@@ -155,6 +157,7 @@ export async function startBenchDatabase(
     ownerUrl,
     appUrl,
     adminUrl,
+    dataDir: databaseDir,
     restored,
     save: async () => {
       if (savedDir === undefined || restored) return;

@@ -14,7 +14,7 @@
  * the run exits non-zero. Run: npm run bench:floor [-- --help]
  */
 import { ChildProcess, fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Client } from 'pg';
@@ -31,7 +31,15 @@ import {
 } from './bench-support';
 import { logStatements, sequenceDiff, StatementLog } from './statement-log';
 import { BUMP_SQL, LoadResult, receiptBody, WriteTarget } from './floor-load';
-import { childLoad, cpuMs, median, memoryMb, stopChild } from './processes';
+import {
+  childLoad,
+  clusterCpuMs,
+  clusterCpuSpentMs,
+  cpuMs,
+  median,
+  memoryMb,
+  stopChild,
+} from './processes';
 import { loadSpread, spreadReceipts } from './receipt-data';
 
 const SCENARIO_IDS = [
@@ -93,6 +101,8 @@ scenario) and VmHWM (peak over the whole run).
 
 interface Measured extends LoadResult {
   cpuMsPerRequest: number;
+  /** PostgreSQL's CPU (every process of the cluster) over the run, per request. */
+  dbCpuMsPerRequest: number;
   rssMaxMb: number;
 }
 
@@ -139,8 +149,13 @@ async function diskReport(owner: Client, receipts: number): Promise<string> {
   );
 }
 
-async function measure(pid: number, options: Record<string, unknown>): Promise<Measured> {
+async function measure(
+  pid: number,
+  dbPid: number,
+  options: Record<string, unknown>,
+): Promise<Measured> {
   const before = cpuMs(pid);
+  const dbBefore = clusterCpuMs(dbPid);
   let rssMaxMb = memoryMb(pid, 'VmRSS');
   const sampler = setInterval(() => (rssMaxMb = Math.max(rssMaxMb, memoryMb(pid, 'VmRSS'))), 100);
   try {
@@ -148,6 +163,8 @@ async function measure(pid: number, options: Record<string, unknown>): Promise<M
     return {
       ...result,
       cpuMsPerRequest: (cpuMs(pid) - before) / Math.max(1, result.requests),
+      dbCpuMsPerRequest:
+        clusterCpuSpentMs(dbBefore, clusterCpuMs(dbPid)) / Math.max(1, result.requests),
       rssMaxMb,
     };
   } finally {
@@ -348,6 +365,8 @@ async function main(): Promise<void> {
       stack: stack?.ready.url ?? '',
       floor: floor.ready.url,
     };
+    // The server process (first line of postmaster.pid): its processes' CPU is PostgreSQL's.
+    const dbPid = Number(readFileSync(join(db.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const pids: Record<Target, number> = {
       service: service.child.pid!,
       memory: memoryService?.child.pid ?? 0,
@@ -586,7 +605,7 @@ async function main(): Promise<void> {
           // A cached scenario starts cached (an earlier POST scenario may have bumped the version).
           if (sc.kind === 'search' && sc.cold === false) await request(target, sc);
           entry[target].push(
-            await measure(pids[target], {
+            await measure(pids[target], dbPid, {
               url: `${urls[target]}${sc.kind === 'post' ? '' : sc.path}`,
               headers: benchHeaders(created[sc.tenant].key),
               body: sc.body,
@@ -628,6 +647,7 @@ async function main(): Promise<void> {
       'service / floor',
       'service CPU ms/req',
       'floor CPU ms/req',
+      'PostgreSQL CPU ms/req (service / floor)',
       'service RSS max MB',
       ...stackHeads,
       ...memoryHeads,
@@ -641,6 +661,7 @@ async function main(): Promise<void> {
       p50: m(rs, (r) => r.p50),
       p99: m(rs, (r) => r.p99),
       cpuMsPerRequest: m(rs, (r) => r.cpuMsPerRequest),
+      dbCpuMsPerRequest: m(rs, (r) => r.dbCpuMsPerRequest),
       rssMaxMb: Math.max(...rs.map((r) => r.rssMaxMb)),
       rounds: rs,
     });
@@ -682,6 +703,7 @@ async function main(): Promise<void> {
         ratio.toFixed(2),
         s.cpuMsPerRequest.toFixed(2),
         f.cpuMsPerRequest.toFixed(2),
+        `${s.dbCpuMsPerRequest.toFixed(2)} / ${f.dbCpuMsPerRequest.toFixed(2)}`,
         s.rssMaxMb.toFixed(0),
         ...(st
           ? [

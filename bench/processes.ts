@@ -32,6 +32,28 @@ export function cpuMs(pid: number): number {
   return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK : 0;
 }
 
+/** utime + stime of a PostgreSQL server and each of its processes now, in ms by pid. */
+export function clusterCpuMs(postmasterPid: number): Map<number, number> {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${postmasterPid}/task/${postmasterPid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // No children file (kernel without CONFIG_PROC_CHILDREN): the server process alone.
+  }
+  return new Map([postmasterPid, ...children].map((pid) => [pid, cpuMs(pid)]));
+}
+
+/** The CPU a cluster spent between two clusterCpuMs() readings (backends that exited are lost). */
+export function clusterCpuSpentMs(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
+}
+
 export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);

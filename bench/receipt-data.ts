@@ -95,7 +95,7 @@ export async function generateReceipts(
  * Runs `load` as a bulk load: the indexes of the loaded tables that back no constraint are
  * dropped first and built again after it (one sorted build each instead of an entry per row),
  * foreign keys are not checked row by row (`session_replication_role = replica`: the generator
- * writes consistent rows), then VACUUM ANALYZE.
+ * writes consistent rows), then VACUUM ANALYZE and a CHECKPOINT.
  */
 export async function bulkLoad(owner: Client, load: () => Promise<void>): Promise<void> {
   const { rows: indexes } = await owner.query<{ indexname: string; indexdef: string }>(
@@ -116,6 +116,8 @@ export async function bulkLoad(owner: Client, load: () => Promise<void>): Promis
   for (const index of indexes) await owner.query(index.indexdef);
   await owner.query(`RESET maintenance_work_mem`);
   await owner.query('VACUUM ANALYZE');
+  // The builds wrote gigabytes of WAL: a checkpoint now, not one spread over the measurements.
+  await owner.query('CHECKPOINT');
 }
 
 /** How the benches spread `receipts` over `tenants`: `hotShare` on the first, the rest evenly. */
