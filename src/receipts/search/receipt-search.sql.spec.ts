@@ -261,6 +261,8 @@ describe('compileSearch', () => {
       '(r.receipt_number ILIKE $2 OR r.transaction_ref ILIKE $2 ' +
       'OR EXISTS (SELECT 1 FROM demands dk WHERE dk.tenant_id = r.tenant_id ' +
       'AND dk.id = r.demand_id AND (dk.demand_number ILIKE $2 OR dk.buyer_name ILIKE $2)))';
+    // The page's scanning branch probes demands per receipt read (OFFSET 0: no hashed subplan).
+    const PAGE_SCAN = SCAN.replace('$2)))', '$2) OFFSET 0))');
     const CTE =
       'WITH kw AS MATERIALIZED (SELECT ' +
       'ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, $2, 10001)) AS demand_ids, ' +
@@ -290,7 +292,7 @@ describe('compileSearch', () => {
       expect(c.idsSql).toBe(
         `${CTE} SELECT r.id FROM (` +
           `(SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} AND ${WITHIN_CAP} ${top}) ` +
-          `UNION ALL (SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} AND NOT ${WITHIN_CAP} ${top})) r ` +
+          `UNION ALL (SELECT r.id, r.received_date, r.receipt_number FROM receipts r WHERE r.tenant_id = $1::uuid AND ${PAGE_SCAN} AND NOT ${WITHIN_CAP} ${top})) r ` +
           'ORDER BY r.received_date DESC, r.receipt_number DESC, r.id DESC LIMIT $3 OFFSET $4',
       );
       expect(c.idsParams).toEqual([TENANT, '%ram%', 20, 0]);
@@ -339,7 +341,7 @@ describe('compileSearch', () => {
         `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${INDEXED} ${others} AND ${WITHIN_CAP} ${top}`,
       );
       expect(scan).toBe(
-        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${SCAN} ${others} AND NOT ${WITHIN_CAP} ${top}`,
+        `SELECT r.id, r.amount FROM receipts r WHERE r.tenant_id = $1::uuid AND ${PAGE_SCAN} ${others} AND NOT ${WITHIN_CAP} ${top}`,
       );
       for (const match of [BY_DEMAND, BY_NUMBER])
         expect(c.countSql).toContain(
