@@ -53,9 +53,12 @@ const HELP = `npm run bench:bank [-- options]
   --big B          lines of the large statement           (default 100000)
   --match M        lines of the statement to match        (default 10000)
   --explain        print the matching statements' plans (EXPLAIN ANALYZE)
+  --no-ablation    skip the matching SQL replayed without some of the receipts' indexes
   --help           this text
 
-The issue's data set is the default (400,000 receipts on the hot tenant). The service runs with
+The issue's data set is the default (400,000 receipts on the hot tenant). When bench:floor has
+saved a data set of the same options (its tenants are made the same way), the run starts from a
+copy of it instead of generating one; nothing is saved here. The service runs with
 STATEMENT_MAX_BYTES=67108864 so the large file fits.
 `;
 
@@ -627,6 +630,7 @@ async function main(): Promise<void> {
       big: { type: 'string', default: '100000' },
       match: { type: 'string', default: '10000' },
       explain: { type: 'boolean', default: false },
+      'no-ablation': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -641,16 +645,26 @@ async function main(): Promise<void> {
   const matchLines = Number(values.match);
   const { hot, other } = spreadReceipts(receipts, tenants, Number(values['hot-share']));
   const dir = mkdtempSync(join(tmpdir(), 'finance-bank-bench-'));
-  const env = await startBenchEnvironment({ STATEMENT_MAX_BYTES: '67108864' });
+  const env = await startBenchEnvironment(
+    { STATEMENT_MAX_BYTES: '67108864' },
+    { saved: `floor-${receipts}-${tenants}-${Number(values['hot-share'])}` },
+  );
   try {
     const created: { id: string; key: string }[] = [];
-    for (let i = 0; i < tenants; i++)
-      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
-    await loadSpread(
-      env.owner,
-      created.map((t) => t.id),
-      { hot, other },
-    );
+    if (env.restored) {
+      const { rows } = await env.owner.query<{ id: string; key: string }>(
+        `SELECT id, key FROM tenants WHERE key ~ '^t[0-9]+$' ORDER BY substring(key FROM 2)::int`,
+      );
+      created.push(...rows);
+    } else {
+      for (let i = 0; i < tenants; i++)
+        created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
+      await loadSpread(
+        env.owner,
+        created.map((t) => t.id),
+        { hot, other },
+      );
+    }
     const tenant = created[0];
     const headers = env.headers(tenant.key);
     const account = async (accountNumber: string) => {
@@ -816,16 +830,21 @@ async function main(): Promise<void> {
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
           AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_unrealised_amount_idx')`,
     );
-    const withoutTrigram = await replayMatching(env.owner, tenant.id, matchStatement, false, [
-      'receipts_text_trgm_idx',
-    ]);
-    const withoutIndexes = await replayMatching(
-      env.owner,
-      tenant.id,
-      matchStatement,
-      false,
-      receiptIndexes.map((i) => i.indexname),
-    );
+    const ablation = !values['no-ablation'];
+    const withoutTrigram = ablation
+      ? await replayMatching(env.owner, tenant.id, matchStatement, false, [
+          'receipts_text_trgm_idx',
+        ])
+      : null;
+    const withoutIndexes = ablation
+      ? await replayMatching(
+          env.owner,
+          tenant.id,
+          matchStatement,
+          false,
+          receiptIndexes.map((i) => i.indexname),
+        )
+      : null;
     const recording = await recordWithAndWithoutCheck(
       env.appUrl,
       env.owner,
@@ -856,9 +875,11 @@ async function main(): Promise<void> {
         '| import + match ms (target 3000) | matching SQL alone ms | import / matching SQL | auto / suggested / unmatched | the same replayed | MB | service RSS MB: before → peak |\n' +
         '|---|---|---|---|---|---|---|\n' +
         `| ${matched.result.ms.toFixed(0)} ${matched.result.ms <= 3000 ? '✓' : '✗'} | ${replay.ms.toFixed(0)} | ${(matched.result.ms / replay.ms).toFixed(1)} | ${m.auto} / ${m.suggested} / ${m.unmatched} | ${r.auto} / ${r.suggested} / ${r.unmatched} | ${mb(Buffer.byteLength(matchText))} | ${mb(matched.rssBefore)} → ${mb(matched.rssPeak)} |\n` +
-        `\nThe matching SQL alone again: without the receipts' trigram index ${withoutTrigram?.ms.toFixed(0)} ms; ` +
-        `without the ${receiptIndexes.length} of their indexes that are neither constraints nor matching's own two ${withoutIndexes?.ms.toFixed(0)} ms ` +
-        `(realising a receipt rewrites its row, and every index gains an entry)\n` +
+        (ablation
+          ? `\nThe matching SQL alone again: without the receipts' trigram index ${withoutTrigram?.ms.toFixed(0)} ms; ` +
+            `without the ${receiptIndexes.length} of their indexes that are neither constraints nor matching's own two ${withoutIndexes?.ms.toFixed(0)} ms ` +
+            `(realising a receipt rewrites its row, and every index gains an entry)\n`
+          : '') +
         `\nRecording a receipt, pg alone, ${RECORD_PAIRS} pairs alternated, one client; the tenant has ${recording.openLines} unmatched credit lines\n\n` +
         '| with the bank check receipts/s | without receipts/s | with / without (target ≥ 0.9) |\n|---|---|---|\n' +
         `| ${recording.with.toFixed(0)} | ${recording.without.toFixed(0)} | ${(recording.with / recording.without).toFixed(2)} ${recording.with / recording.without >= 0.9 ? '✓' : '✗'} |\n`,

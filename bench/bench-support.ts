@@ -56,6 +56,8 @@ export interface BenchEnvironment {
   baseUrl: string;
   app: NestExpressApplication;
   owner: Client;
+  /** True when the database is a copy of a saved cluster (startBenchDatabase's `saved`). */
+  restored: boolean;
   headers(tenantKey: string): Record<string, string>;
   /** A tenant made as the tenant CLI makes one (with its default numbering configuration). */
   createTenant(key: string, name?: string): Promise<Tenant>;
@@ -186,7 +188,7 @@ export async function startBenchDatabase(
  */
 export async function startBenchEnvironment(
   extraEnv: Record<string, string> = {},
-  options: { onLog?: (text: string) => void } = {},
+  options: { onLog?: (text: string) => void; saved?: string } = {},
 ): Promise<BenchEnvironment> {
   const db = await startBenchDatabase(options);
   const { ownerUrl, appUrl } = db;
@@ -212,6 +214,7 @@ export async function startBenchEnvironment(
     baseUrl: `http://127.0.0.1:${httpPort}`,
     app,
     owner,
+    restored: db.restored,
     headers: benchHeaders,
     createTenant: (key, name = 'Bench Realty') =>
       app.get(ClsService).run(() => app.get(TenantProvisioningService).create({ key, name })),

@@ -40,7 +40,7 @@ export type MatchScope = keyof typeof MATCH_SCOPES;
  * the line statuses taken (text[]).
  */
 const SCOPE_AND_KEYS = (scope: MatchScope) => `scope AS (
-  SELECT l.id, l.amount, l.value_date, l.narration
+  SELECT l.id, l.amount, l.amount_paise, l.value_date, l.narration
     FROM bank_lines l
     JOIN bank_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.bank_account_id
    WHERE l.tenant_id = $1 AND l.direction = 'CREDIT' AND l.status = ANY($4::text[])
@@ -140,7 +140,8 @@ ref_pairs AS (
          CASE WHEN r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') THEN 10 ELSE 3 END AS max_days,
          r.demand_id, s.narration
     FROM undecided s
-    JOIN receipts r ON r.tenant_id = $1 AND r.amount = s.amount
+    -- In paise (bigint =, leakproof): under RLS only that reaches receipts_unrealised_amount_idx.
+    JOIN receipts r ON r.tenant_id = $1 AND amount_paise(r.amount) = s.amount_paise
      AND r.received_date BETWEEN s.value_date - 10 AND s.value_date
    WHERE ${OPEN_RECEIPT}
      AND r.id NOT IN (SELECT receipt_id FROM matched_receipts)

@@ -25,6 +25,7 @@ import { Letters1765530000000 } from '../../migrations/1765530000000-Letters';
 import { BookingKeywordSearch1765550000000 } from '../../migrations/1765550000000-BookingKeywordSearch';
 import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantWalks';
 import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560000000-BankReferenceKeyLeakproof';
+import { ReceiptAmountPaise1765570000000 } from '../../migrations/1765570000000-ReceiptAmountPaise';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   BookingKeywordSearch1765550000000,
   TenantWalks1765550000001,
   BankReferenceKeyLeakproof1765560000000,
+  ReceiptAmountPaise1765570000000,
 ];
 
 export function dataSourceOptions(

@@ -59,7 +59,8 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Index('receipts_left_active_idx', { synchronize: false })
 // (tenant_id, bank_reference_key(transaction_ref)) WHERE open: an expression and a predicate.
 @Index('receipts_bank_ref_idx', { synchronize: false })
-// (tenant_id, amount, received_date) WHERE open (ACTIVE, not realised): a partial-index predicate.
+// (tenant_id, amount_paise(amount), received_date) WHERE open (ACTIVE, not realised): an
+// expression and a partial-index predicate.
 @Index('receipts_unrealised_amount_idx', { synchronize: false })
 export class Receipt {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
