@@ -931,4 +931,32 @@ describe('bank matching and realisation', () => {
       expect(row.split(',').at(-1)).toBe('2026-11-23');
     });
   });
+
+  describe('look-ups under row-level security', () => {
+    it('rule AMOUNT_DATE reaches receipts_unrealised_amount_idx by amount as finance_app', async () => {
+      // numeric = is not leakproof: the index would serve tenant_id only and every open receipt
+      // of the tenant (with a seq scan, of the table) would be read and filtered.
+      const tenant = await t.createTenant();
+      const app = new Client({ connectionString: t.appUrl });
+      await app.connect();
+      try {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+        await app.query('SET LOCAL enable_seqscan = off');
+        const { rows } = await app.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT r.id FROM receipts r
+            WHERE r.tenant_id = $1 AND amount_paise(r.amount) = $2::bigint
+              AND r.received_date BETWEEN date '2026-01-01' AND date '2026-01-11'
+              AND r.status = 'ACTIVE' AND r.bank_line_id IS NULL`,
+          [tenant.id, '1250000'],
+        );
+        await app.query('ROLLBACK');
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).toContain('receipts_unrealised_amount_idx');
+        expect(plan).toMatch(/Index Cond: .*amount_paise\(amount\) = /);
+      } finally {
+        await app.end();
+      }
+    });
+  });
 });
