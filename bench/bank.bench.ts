@@ -42,7 +42,7 @@ import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
 import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { runBench, startBenchEnvironment } from './bench-support';
 import { poolDb, recordReceipt } from './floor-server';
-import { loadSpread, spreadReceipts } from './receipt-data';
+import { benchTenants, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:bank [-- options]
 
@@ -650,21 +650,12 @@ async function main(): Promise<void> {
     { saved: `floor-${receipts}-${tenants}-${Number(values['hot-share'])}` },
   );
   try {
-    const created: { id: string; key: string }[] = [];
-    if (env.restored) {
-      const { rows } = await env.owner.query<{ id: string; key: string }>(
-        `SELECT id, key FROM tenants WHERE key ~ '^t[0-9]+$' ORDER BY substring(key FROM 2)::int`,
-      );
-      created.push(...rows);
-    } else {
-      for (let i = 0; i < tenants; i++)
-        created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
-      await loadSpread(
-        env.owner,
-        created.map((t) => t.id),
-        { hot, other },
-      );
-    }
+    const created = await benchTenants(env.owner, {
+      restored: env.restored,
+      tenants,
+      spread: { hot, other },
+      create: (key, name) => env.createTenant(key, name),
+    });
     const tenant = created[0];
     const headers = env.headers(tenant.key);
     const account = async (accountNumber: string) => {

@@ -40,7 +40,7 @@ import {
   memoryMb,
   stopChild,
 } from './processes';
-import { loadSpread, spreadReceipts } from './receipt-data';
+import { benchTenants, spreadReceipts } from './receipt-data';
 
 const SCENARIO_IDS = [
   'first-page',
@@ -284,34 +284,16 @@ async function main(): Promise<void> {
       HOUSEKEEPING_ENABLED: 'false',
     });
     const setup = await createApp(config, db.appUrl, { bufferLogs: false });
-    const created: { id: string; key: string }[] = [];
-    if (db.restored) {
-      const { rows } = await owner.query<{ id: string; key: string }>(
-        `SELECT id, key FROM tenants WHERE key ~ '^t[0-9]+$' ORDER BY substring(key FROM 2)::int`,
-      );
-      created.push(...rows);
-    } else {
-      for (let i = 0; i < tenants; i++) {
-        created.push(
-          await setup
-            .get(ClsService)
-            .run(() =>
-              setup
-                .get(TenantProvisioningService)
-                .create({ key: `t${i}`, name: `Bench Realty ${i}` }),
-            ),
-        );
-      }
-    }
+    const created = await benchTenants(owner, {
+      restored: db.restored,
+      tenants,
+      spread: { hot, other },
+      create: (key, name) =>
+        setup.get(ClsService).run(() => setup.get(TenantProvisioningService).create({ key, name })),
+    });
     const { dbLockTimeoutMs, dbStatementTimeoutMs } = setup.get(AppConfig);
     await setup.close();
-
     if (!db.restored) {
-      await loadSpread(
-        owner,
-        created.map((t) => t.id),
-        { hot, other },
-      );
       await owner.end();
       await db.save();
       owner = new Client({ connectionString: db.ownerUrl });

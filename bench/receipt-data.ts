@@ -146,3 +146,32 @@ export async function loadSpread(
     `Generated ${hot + other * (tenantIds.length - 1)} receipts over ${tenantIds.length} tenants (hot tenant ${hot}, others ${other} each) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
 }
+
+/**
+ * The benches' tenants `t0`..`t<n-1>` with their receipts (loadSpread): read back from a restored
+ * saved cluster (bench-support's `saved`), or made by `create(key, name)` and loaded.
+ */
+export async function benchTenants(
+  owner: Client,
+  o: {
+    restored: boolean;
+    tenants: number;
+    spread: { hot: number; other: number };
+    create: (key: string, name: string) => Promise<{ id: string; key: string }>;
+  },
+): Promise<{ id: string; key: string }[]> {
+  if (o.restored) {
+    const { rows } = await owner.query<{ id: string; key: string }>(
+      `SELECT id, key FROM tenants WHERE key ~ '^t[0-9]+$' ORDER BY substring(key FROM 2)::int`,
+    );
+    return rows;
+  }
+  const created: { id: string; key: string }[] = [];
+  for (let i = 0; i < o.tenants; i++) created.push(await o.create(`t${i}`, `Bench Realty ${i}`));
+  await loadSpread(
+    owner,
+    created.map((t) => t.id),
+    o.spread,
+  );
+  return created;
+}

@@ -93,6 +93,22 @@ export const KEYWORD_RECEIPT_CAP = 20_000;
  */
 export const KEYWORD_COUNT_DEMAND_CAP = 200_000;
 
+/**
+ * The `kw` CTE (the tenant's demand ids and receipt ids matching pattern `k`, each looked up to
+ * one past its cap) and the one-time condition that both lists are within their caps.
+ */
+function keywordLookups(k: string, demandCap: number): { cte: string; withinCap: string } {
+  return {
+    cte:
+      `WITH kw AS MATERIALIZED (SELECT ` +
+      `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${demandCap + 1})) AS demand_ids, ` +
+      `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`,
+    withinCap:
+      `(SELECT cardinality(demand_ids) <= ${demandCap} ` +
+      `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`,
+  };
+}
+
 /** Receipts in the shared engine: `receipts r`, its split `s` and demand `d` as EXISTS. */
 const RECEIPT_SQL: SearchSqlShape = {
   alias: 'r',
@@ -157,13 +173,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
   }
 
   const k = p.add(`%${escapeLike(indexed.value)}%`);
-  const cte =
-    `WITH kw AS MATERIALIZED (SELECT ` +
-    `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${KEYWORD_DEMAND_CAP + 1})) AS demand_ids, ` +
-    `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`;
-  const withinCap =
-    `(SELECT cardinality(demand_ids) <= ${KEYWORD_DEMAND_CAP} ` +
-    `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
+  const { cte, withinCap } = keywordLookups(k, KEYWORD_DEMAND_CAP);
   const where = compileConditions(RECEIPT_SQL, parsed.filters, p, indexed);
   const indexedWhere =
     where.replace(
@@ -184,13 +194,7 @@ export function compileSearch(parsed: ParsedSearchRequest, tenantId: string): Co
     .join(', ');
   // The count: the matches by demand, then those by number or reference not among them (two
   // semi-joins on the id lists, each a probe per id), or the scan past the count's caps.
-  const countCte =
-    `WITH kw AS MATERIALIZED (SELECT ` +
-    `ARRAY(SELECT receipt_keyword_demand_ids($1::uuid, ${k}, ${KEYWORD_COUNT_DEMAND_CAP + 1})) AS demand_ids, ` +
-    `ARRAY(SELECT receipt_keyword_receipt_ids($1::uuid, ${k}, ${KEYWORD_RECEIPT_CAP + 1})) AS receipt_ids)`;
-  const countWithinCap =
-    `(SELECT cardinality(demand_ids) <= ${KEYWORD_COUNT_DEMAND_CAP} ` +
-    `AND cardinality(receipt_ids) <= ${KEYWORD_RECEIPT_CAP} FROM kw)`;
+  const { cte: countCte, withinCap: countWithinCap } = keywordLookups(k, KEYWORD_COUNT_DEMAND_CAP);
   const byDemand = `r.demand_id IN (SELECT unnest(demand_ids) FROM kw)`;
   const countBranches = [
     where.replace(KEYWORD_SLOT, byDemand),
