@@ -4,6 +4,7 @@ import {
   StatementDocumentEntry,
   StatementDocumentInput,
 } from './statement-pdf';
+import { clearSharedLayouts } from './pdf-toolkit';
 
 interface Box {
   text: string;
@@ -112,6 +113,17 @@ describe(renderStatementPdf.name, () => {
     ]);
     expect(first.equals(second)).toBe(true);
     expect(first.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('gives the same bytes whether its words were laid out for earlier documents or not', async () => {
+    clearSharedLayouts();
+    const cold = await renderStatementPdf(input());
+    const warm = await renderStatementPdf(input());
+    clearSharedLayouts();
+    await renderStatementPdf(input({ buyerName: 'Rohan Mehta', bookingNumber: 'BKG/26-27/00099' }));
+    const mixed = await renderStatementPdf(input());
+    expect(warm.equals(cold)).toBe(true);
+    expect(mixed.equals(cold)).toBe(true);
   });
 
   it('prints the title, the booking, the period, every entry, the closing balance and totals', async () => {

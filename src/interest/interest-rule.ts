@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { paiseText, toPaise } from '@/common/money/paise';
 
 /**
  * The rule of interest on late payment (docs/interest.md), pure: no database, no clock.
@@ -16,17 +17,23 @@ import Decimal from 'decimal.js';
  * no product or sum is ever rounded); the one division is the rounding to paisa at the end.
  */
 
-/**
- * Exact for every product and sum here: unpaid (at most 16 digits with its 2 decimals) x days
- * (at most 7) x rate (at most 6 with its 4 decimals) has at most 29 significant digits, and a
- * split's sum a few more. Forty digits also divide by 36,500 exactly enough to round to paisa:
- * the quotient's integer part has at most 25 digits, and an exact half paisa has at most 9
- * decimals, while a quotient that is not one is at least 10^-13 rupee away from it.
- */
-const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
 /** rate % / 100 / 365: interest = unpaid x days x rate / DIVISOR. */
 export const DIVISOR = 36_500;
+
+/**
+ * `scaled` per rupee of interest: unpaid in paise (x 100) times the rate in ten-thousandths of a
+ * percent (x 10,000) times days is the interest times DIVISOR x 1,000,000.
+ */
+export const SCALED_PER_RUPEE = BigInt(DIVISOR) * 1_000_000n;
+const SCALED_PER_PAISA = SCALED_PER_RUPEE / 100n;
+
+/** `10.85` -> 108500n: a policy rate (0 to 36, at most 4 decimals) in ten-thousandths. */
+const RATE_TEXT = /^(\d+)(?:\.(\d{1,4}))?$/;
+function rateTenThousandths(percent: string): bigint {
+  const m = RATE_TEXT.exec(percent);
+  if (!m) throw new RangeError(`not a rate with at most four decimals: ${percent}`);
+  return BigInt(m[1] + (m[2] ?? '').padEnd(4, '0'));
+}
 
 /**
  * Days since 1970-01-01 of a `YYYY-MM-DD` date (already validated; proleptic Gregorian, H.
@@ -79,7 +86,8 @@ export interface InterestTerms {
 export interface PreparedTerms {
   prepared: true;
   graceDays: number;
-  rates: { day: number; rate: Decimal; percent: string }[];
+  /** `rate` in ten-thousandths of a percent. */
+  rates: { day: number; rate: bigint; percent: string }[];
 }
 
 export function prepareTerms(terms: InterestTerms): PreparedTerms {
@@ -89,7 +97,7 @@ export function prepareTerms(terms: InterestTerms): PreparedTerms {
     rates: terms.rates
       .map((r) => ({
         day: dayNumber(r.effectiveFrom),
-        rate: new Exact(String(r.annualRatePercent)),
+        rate: rateTenThousandths(String(r.annualRatePercent)),
         percent: String(r.annualRatePercent),
       }))
       .sort((a, b) => a.day - b.day),
@@ -107,7 +115,7 @@ export interface SplitLedger {
 
 /**
  * Money and rates come out as decimal text, which is what the view's Money objects are made from;
- * the exact interest comes out as `scaled` (interest x 36,500).
+ * the exact interest comes out as `scaled` (interest x SCALED_PER_RUPEE).
  */
 
 /** A maximal run of consecutive charged days with one unpaid amount and one rate. */
@@ -120,32 +128,33 @@ export interface InterestPeriod {
   unpaid: string;
   /** As in the policy (at most 4 decimals). */
   annualRatePercent: string;
-  /** unpaid x days x annualRatePercent: the period's exact interest times 36,500. */
-  scaled: Decimal;
+  /** The period's exact interest times SCALED_PER_RUPEE (unpaid paise x days x rate). */
+  scaled: bigint;
   /** The exact interest rounded half-up to paisa (two decimals): for reading only. */
   interest: string;
 }
 
 export interface SplitInterest {
   periods: InterestPeriod[];
-  /** The split's exact interest times 36,500 (the sum of its periods' `scaled`). */
-  scaled: Decimal;
+  /** The split's exact interest times SCALED_PER_RUPEE (the sum of its periods' `scaled`). */
+  scaled: bigint;
   /** The exact interest rounded half-up to paisa, once (two decimals). */
   accrued: string;
 }
 
-/** An exact interest (times 36,500) in rupees, rounded half-up to paisa, as two-decimal text. */
-export function toPaisa(scaled: Decimal): string {
-  return paisa(new Exact(scaled));
+/** An exact interest (times SCALED_PER_RUPEE) rounded half-up to paisa, as two-decimal text. */
+export function toPaisa(scaled: bigint): string {
+  // Half-up: away from zero at exactly half a paisa (interest is never negative).
+  const magnitude = scaled < 0n ? -scaled : scaled;
+  const paise = (2n * magnitude + SCALED_PER_PAISA) / (2n * SCALED_PER_PAISA);
+  return paiseText(scaled < 0n ? -paise : paise);
 }
-
-/** toPaisa of a decimal already made by Exact (its own precision governs the division). */
-const paisa = (scaled: Decimal) => scaled.div(DIVISOR).toFixed(2, Decimal.ROUND_HALF_UP);
 
 interface Run {
   from: number;
   to: number;
-  unpaid: Decimal;
+  /** Paise. */
+  unpaid: bigint;
   rate: number;
 }
 
@@ -158,12 +167,12 @@ export function splitInterest(
   const prepared = isPrepared(terms) ? terms : prepareTerms(terms);
   const first = dayNumber(ledger.dueDate) + prepared.graceDays + 1;
   const last = dayNumber(asOf);
-  if (last < first) return { periods: [], scaled: new Exact(0), accrued: '0.00' };
+  if (last < first) return { periods: [], scaled: 0n, accrued: '0.00' };
 
-  const amount = new Exact(ledger.amount);
+  const amount = toPaise(ledger.amount);
   // What was paid on day d stops bearing interest from d + 1.
   const steps = ledger.payments
-    .map((p) => ({ day: dayNumber(p.date) + 1, amount: p.amount }))
+    .map((p) => ({ day: dayNumber(p.date) + 1, amount: toPaise(p.amount) }))
     .filter((s) => s.day <= last + 1)
     .sort((a, b) => a.day - b.day);
   const rates = prepared.rates;
@@ -183,16 +192,16 @@ export function splitInterest(
     const from = starts[i];
     const to = i + 1 < starts.length ? starts[i + 1] - 1 : last;
     while (step < steps.length && steps[step].day <= from) {
-      unpaid = unpaid.minus(steps[step++].amount);
+      unpaid -= steps[step++].amount;
     }
     while (rate + 1 < rates.length && rates[rate + 1].day <= from) rate++;
-    if (rate < 0 || unpaid.lte(0)) continue;
+    if (rate < 0 || unpaid <= 0n) continue;
     const previous = runs[runs.length - 1];
     if (
       previous &&
       previous.to === from - 1 &&
-      previous.unpaid.eq(unpaid) &&
-      rates[previous.rate].rate.eq(rates[rate].rate)
+      previous.unpaid === unpaid &&
+      rates[previous.rate].rate === rates[rate].rate
     ) {
       previous.to = to;
     } else {
@@ -200,22 +209,22 @@ export function splitInterest(
     }
   }
 
-  let total = new Exact(0);
+  let total = 0n;
   const periods = runs.map((run): InterestPeriod => {
     const days = run.to - run.from + 1;
-    const scaled = run.unpaid.times(days).times(rates[run.rate].rate);
-    total = total.plus(scaled);
+    const scaled = run.unpaid * BigInt(days) * rates[run.rate].rate;
+    total += scaled;
     return {
       from: dayText(run.from),
       to: dayText(run.to),
       days,
-      unpaid: run.unpaid.toFixed(2),
+      unpaid: paiseText(run.unpaid),
       annualRatePercent: rates[run.rate].percent,
       scaled,
-      interest: paisa(scaled),
+      interest: toPaisa(scaled),
     };
   });
-  return { periods, scaled: total, accrued: paisa(total) };
+  return { periods, scaled: total, accrued: toPaisa(total) };
 }
 
 function isPrepared(terms: InterestTerms | PreparedTerms): terms is PreparedTerms {

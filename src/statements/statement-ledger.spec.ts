@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { paiseText } from '@/common/money/paise';
 import fc from 'fast-check';
 import { dayNumber, dayText } from '@/interest/interest-rule';
 import {
@@ -46,7 +47,7 @@ const records = (
 
 /** The ledger's figures as plain text, for comparisons. */
 function plain(ledger: Ledger) {
-  const m = (d: Decimal | null) => (d === null ? null : d.toFixed(2));
+  const m = (d: bigint | null) => (d === null ? null : paiseText(d));
   return {
     from: ledger.from,
     to: ledger.to,
@@ -130,7 +131,7 @@ describe(buildLedger.name, () => {
       to: '2026-04-30',
       asOf: '2026-04-30',
     });
-    expect(ledger.entries.map((e) => [e.kind, e.particulars, e.balance.toFixed(2)])).toEqual([
+    expect(ledger.entries.map((e) => [e.kind, e.particulars, paiseText(e.balance)])).toEqual([
       ['DEMAND', 'Plinth', '100000.00'],
       ['RECEIPT', 'Cheque 004512 from Ananya Iyer', '60000.00'],
       ['RECEIPT_REVERSED', 'Receipt RCT/26-27/00001 bounced: Insufficient funds', '100000.00'],
@@ -140,7 +141,7 @@ describe(buildLedger.name, () => {
       asOf: '2026-04-19',
     });
     expect(before.entries.map((e) => e.kind)).toEqual(['DEMAND', 'RECEIPT']);
-    expect(before.totals.received.toFixed(2)).toBe('40000.00');
+    expect(paiseText(before.totals.received)).toBe('40000.00');
   });
 
   it('credits a cancelled demand on its cancel date, never before the demand', () => {
@@ -152,7 +153,7 @@ describe(buildLedger.name, () => {
       ['2026-04-01', 'DEMAND', 'Plinth'],
       ['2026-04-01', 'DEMAND_CANCELLED', 'Demand cancelled: Raised in error'],
     ]);
-    expect(ledger.totals.demanded.toFixed(2)).toBe('0.00');
+    expect(paiseText(ledger.totals.demanded)).toBe('0.00');
   });
 
   it('opens with everything dated before from', () => {
@@ -163,12 +164,12 @@ describe(buildLedger.name, () => {
       ),
       { from: '2026-04-11', to: '2026-06-30', asOf: '2026-06-30' },
     );
-    expect(ledger.openingBalance.toFixed(2)).toBe('60000.00');
-    expect(ledger.entries.map((e) => [e.kind, e.balance.toFixed(2)])).toEqual([
+    expect(paiseText(ledger.openingBalance)).toBe('60000.00');
+    expect(ledger.entries.map((e) => [e.kind, paiseText(e.balance)])).toEqual([
       ['DEMAND', '160000.00'],
     ]);
-    expect(ledger.closingBalance.toFixed(2)).toBe('160000.00');
-    expect(ledger.totals.outstanding.toFixed(2)).toBe('160000.00');
+    expect(paiseText(ledger.closingBalance)).toBe('160000.00');
+    expect(paiseText(ledger.totals.outstanding)).toBe('160000.00');
   });
 
   it('splits outstanding into overdue (due before asOf) and not yet due', () => {
@@ -179,8 +180,8 @@ describe(buildLedger.name, () => {
       ),
       { to: '2026-06-30', asOf: '2026-06-30' },
     );
-    expect(ledger.totals.overdue.toFixed(2)).toBe('60000.00');
-    expect(ledger.totals.notYetDue.toFixed(2)).toBe('100000.00');
+    expect(paiseText(ledger.totals.overdue)).toBe('60000.00');
+    expect(paiseText(ledger.totals.notYetDue)).toBe('100000.00');
   });
 
   it('has no entries and a zero balance for a booking without records; from is to', () => {
@@ -360,8 +361,10 @@ function asItStood(history: History, x: number): History {
 
 describe('statement ledger properties', () => {
   const RUNS = { numRuns: 400, seed: 20261130 };
-  const sum = (values: (Decimal | null)[]) =>
-    values.reduce<Decimal>((a, v) => (v === null ? a : a.plus(v)), new Decimal(0));
+  // The ledger sums in BigInt paise; these checks redo its sums in decimal.js from its text.
+  const dec = (paise: bigint | null) => new Decimal(paise === null ? '0' : paiseText(paise));
+  const sum = (values: (bigint | null)[]) =>
+    values.reduce<Decimal>((a, v) => a.plus(dec(v)), new Decimal(0));
 
   it('closing = opening + debits - credits = outstanding; balances run; entries in order', () => {
     fc.assert(
@@ -376,17 +379,17 @@ describe('statement ledger properties', () => {
           const ledger = buildLedger(recordsOf(history, to), { from, to, asOf });
           const debits = sum(ledger.entries.map((e) => e.debit));
           const credits = sum(ledger.entries.map((e) => e.credit));
-          expect(ledger.closingBalance.toFixed(2)).toBe(
-            ledger.openingBalance.plus(debits).minus(credits).toFixed(2),
+          expect(paiseText(ledger.closingBalance)).toBe(
+            dec(ledger.openingBalance).plus(debits).minus(credits).toFixed(2),
           );
           const t = ledger.totals;
-          expect(t.outstanding.toFixed(2)).toBe(ledger.closingBalance.toFixed(2));
-          expect(t.demanded.minus(t.received).toFixed(2)).toBe(t.outstanding.toFixed(2));
-          expect(t.overdue.plus(t.notYetDue).toFixed(2)).toBe(t.outstanding.toFixed(2));
-          let balance = ledger.openingBalance;
+          expect(paiseText(t.outstanding)).toBe(paiseText(ledger.closingBalance));
+          expect(dec(t.demanded).minus(dec(t.received)).toFixed(2)).toBe(paiseText(t.outstanding));
+          expect(dec(t.overdue).plus(dec(t.notYetDue)).toFixed(2)).toBe(paiseText(t.outstanding));
+          let balance = dec(ledger.openingBalance);
           ledger.entries.forEach((e, i) => {
-            balance = balance.plus(e.debit ?? 0).minus(e.credit ?? 0);
-            expect(e.balance.toFixed(2)).toBe(balance.toFixed(2));
+            balance = balance.plus(dec(e.debit)).minus(dec(e.credit));
+            expect(paiseText(e.balance)).toBe(balance.toFixed(2));
             expect(e.date >= from && e.date <= to).toBe(true);
             expect((e.debit === null) !== (e.credit === null)).toBe(true);
             if (i > 0) expect(compareEntries(ledger.entries[i - 1], e)).toBeLessThan(0);
@@ -428,8 +431,8 @@ describe('statement ledger properties', () => {
           buildLedger(recordsOf(history, day(x), p as 0 | 1), period),
         );
         for (const key of Object.keys(whole.totals) as (keyof Ledger['totals'])[]) {
-          expect(parts[0].totals[key].plus(parts[1].totals[key]).toFixed(2)).toBe(
-            whole.totals[key].toFixed(2),
+          expect(dec(parts[0].totals[key]).plus(dec(parts[1].totals[key])).toFixed(2)).toBe(
+            paiseText(whole.totals[key]),
           );
         }
         expect(parts[0].entries.length + parts[1].entries.length).toBeGreaterThanOrEqual(

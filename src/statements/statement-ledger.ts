@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { toPaise } from '@/common/money/paise';
 import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
 
 /**
@@ -18,10 +18,9 @@ import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
  */
 
 /**
- * Exact for any booking: amounts have at most 16 digits and 2 decimals, so even a million
- * entries sum to under 25 significant digits (decimal.js's default precision is 20).
+ * Money is whole paise in a BigInt (common/money/paise.ts): exact for any booking, and a
+ * 300-entry ledger sums in microseconds where decimal.js took milliseconds.
  */
-const Exact = Decimal.clone({ precision: 40 });
 
 export const ENTRY_KINDS = ['DEMAND', 'RECEIPT', 'RECEIPT_REVERSED', 'DEMAND_CANCELLED'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
@@ -44,33 +43,37 @@ export interface LedgerEntry {
   particulars: string;
   /** The due date of the demand the entry is (or pays). */
   dueDate: string;
-  debit: Decimal | null;
-  credit: Decimal | null;
-  /** Running debit minus credit, from the opening balance. */
-  balance: Decimal;
+  /** Paise. */
+  debit: bigint | null;
+  credit: bigint | null;
+  /** Running debit minus credit, from the opening balance (paise). */
+  balance: bigint;
   ref: { type: 'demand' | 'receipt'; id: string };
 }
 
+/** Paise, each. */
 export interface LedgerTotals {
   /** Demand debits - cancellation credits. */
-  demanded: Decimal;
+  demanded: bigint;
   /** Receipt credits - reversal debits. */
-  received: Decimal;
+  received: bigint;
   /** demanded - received (= closingBalance). */
-  outstanding: Decimal;
+  outstanding: bigint;
   /** The part of outstanding on demands due before asOf. */
-  overdue: Decimal;
+  overdue: bigint;
   /** outstanding - overdue. */
-  notYetDue: Decimal;
+  notYetDue: bigint;
 }
 
 export interface Ledger {
   from: string;
   to: string;
   asOf: string;
-  openingBalance: Decimal;
+  /** Paise. */
+  openingBalance: bigint;
   entries: LedgerEntry[];
-  closingBalance: Decimal;
+  /** Paise. */
+  closingBalance: bigint;
   totals: LedgerTotals;
 }
 
@@ -136,7 +139,7 @@ const later = (a: string, b: string) => (a > b ? a : b);
 export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balance'>[] {
   const entries: Omit<LedgerEntry, 'balance'>[] = [];
   for (const d of records.demands) {
-    const amount = new Exact(d.amount);
+    const amount = toPaise(d.amount);
     const ref = { type: 'demand' as const, id: d.id };
     entries.push({
       date: d.date,
@@ -162,7 +165,7 @@ export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balanc
     }
   }
   for (const r of records.receipts) {
-    const amount = new Exact(r.amount);
+    const amount = toPaise(r.amount);
     const ref = { type: 'receipt' as const, id: r.id };
     entries.push({
       date: r.date,
@@ -208,32 +211,29 @@ export function compareEntries(
 export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledger {
   const all = ledgerEntries(records).filter((e) => e.date <= period.to);
   const from = period.from ?? (all.length > 0 ? all[0].date : period.to);
-  const zero = new Exact(0);
-  let opening = zero;
-  let balance = zero;
+  let opening = 0n;
+  let balance = 0n;
   const entries: LedgerEntry[] = [];
-  let demanded = zero;
-  let received = zero;
-  let overdue = zero;
+  let demanded = 0n;
+  let received = 0n;
+  let overdue = 0n;
   for (const entry of all) {
-    const debit = entry.debit ?? zero;
-    const credit = entry.credit ?? zero;
-    const net = debit.minus(credit);
+    const net = (entry.debit ?? 0n) - (entry.credit ?? 0n);
     if (entry.kind === 'DEMAND' || entry.kind === 'DEMAND_CANCELLED') {
-      demanded = demanded.plus(net);
+      demanded += net;
     } else {
-      received = received.minus(net);
+      received -= net;
     }
-    if (entry.dueDate < period.asOf) overdue = overdue.plus(net);
+    if (entry.dueDate < period.asOf) overdue += net;
     if (entry.date < from) {
-      opening = opening.plus(net);
+      opening += net;
       balance = opening;
     } else {
-      balance = balance.plus(net);
+      balance += net;
       entries.push({ ...entry, balance });
     }
   }
-  const outstanding = demanded.minus(received);
+  const outstanding = demanded - received;
   return {
     from,
     to: period.to,
@@ -246,7 +246,7 @@ export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledge
       received,
       outstanding,
       overdue,
-      notYetDue: outstanding.minus(overdue),
+      notYetDue: outstanding - overdue,
     },
   };
 }

@@ -4,6 +4,7 @@ import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money, toMoney } from '@/common/money/money';
+import { paiseText } from '@/common/money/paise';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { StatementDocumentsService } from '@/documents/statement-documents.service';
@@ -112,9 +113,9 @@ export class StatementsService {
         documentNumber: e.documentNumber,
         particulars: e.particulars,
         dueDate: e.dueDate,
-        debit: e.debit?.toFixed(2) ?? null,
-        credit: e.credit?.toFixed(2) ?? null,
-        balance: e.balance.toFixed(2),
+        debit: e.debit === null ? null : paiseText(e.debit),
+        credit: e.credit === null ? null : paiseText(e.credit),
+        balance: paiseText(e.balance),
         currency: tenant.currency,
         refType: e.ref.type,
         refId: e.ref.id,
@@ -172,13 +173,13 @@ export class StatementsService {
 function toView({ row, ledger, interest }: Statement, tenant: TenantContext): StatementView {
   // A ledger repeats few amounts (instalments, balances that return to zero): each distinct
   // amount is formatted once per response.
-  const formatted = new Map<string, Money>();
-  const money = (v: Decimal): Money => {
-    const text = v.toFixed(2);
-    let m = formatted.get(text);
-    if (!m) formatted.set(text, (m = toMoney(text, tenant.currency, tenant.locale)));
+  const formatted = new Map<bigint, Money>();
+  const money = (paise: bigint): Money => {
+    let m = formatted.get(paise);
+    if (!m) formatted.set(paise, (m = toMoney(paiseText(paise), tenant.currency, tenant.locale)));
     return m;
   };
+  const decimal = (v: Decimal) => toMoney(v, tenant.currency, tenant.locale);
   const t = ledger.totals;
   return {
     booking: {
@@ -209,9 +210,9 @@ function toView({ row, ledger, interest }: Statement, tenant: TenantContext): St
       outstanding: money(t.outstanding),
       overdue: money(t.overdue),
       notYetDue: money(t.notYetDue),
-      interestAccrued: money(interest.accrued),
-      interestDemanded: money(interest.demanded),
-      interestWaived: money(interest.waived),
+      interestAccrued: decimal(interest.accrued),
+      interestDemanded: decimal(interest.demanded),
+      interestWaived: decimal(interest.waived),
     },
   };
 }
