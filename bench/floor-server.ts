@@ -16,6 +16,7 @@
  * Run as a child process by floor.bench.ts (one JSON argument, FloorOptions; sends { url } over
  * IPC once listening; exits when the parent disconnects).
  */
+import Decimal from 'decimal.js';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool, PoolClient } from 'pg';
@@ -43,6 +44,11 @@ import { numberRenderContext, resolveScheme } from '@/numbering/numbering.servic
 import { ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
 import { ReceiptRow } from '@/receipts/receipts.sql';
 import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
+import {
+  LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+  NEVER_IN_BANK,
+  openLinesOfAmountsParams,
+} from '@/bank/bank-matching.sql';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -298,6 +304,7 @@ export function floorRoutes(
       async (query): Promise<{ status: number; json: string; replayed: boolean }> => {
         if (key === undefined) {
           const view = await recordReceipt(query, tenant, body);
+          await bankCheck(query, tenant, view);
           await appendEvent(query, tenant, view);
           return { status: 201, json: JSON.stringify(view), replayed: false };
         }
@@ -313,6 +320,7 @@ export function floorRoutes(
           return { status: rows[0].response_status, json: rows[0].response_body, replayed: true };
         }
         const view: ReceiptView = await recordReceipt(query, tenant, body);
+        await bankCheck(query, tenant, view);
         const json = JSON.stringify(view);
         // The service writes the key's response with the events, in one last statement.
         await query(APPEND_EVENTS_AND_IDEMPOTENCY_SQL, [
@@ -331,6 +339,23 @@ export function floorRoutes(
       true,
     );
     return { ...result, token };
+  };
+
+  /**
+   * BankMatchingService.afterRecorded's look-up: the tenant's unmatched credit lines of the new
+   * receipt's amount, locked (none in the bench's data, so no match follows).
+   */
+  const bankCheck = async (query: QueryFn, tenant: TenantContext, view: ReceiptView) => {
+    if (NEVER_IN_BANK.includes(view.paymentMode) || view.transactionRef.trim() === '') return;
+    const amount = new Decimal(view.amount.amount).toFixed(2);
+    await query(
+      LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
+      openLinesOfAmountsParams({
+        tenantId: tenant.tenantId,
+        amounts: [amount],
+        currency: tenant.currency,
+      }),
+    );
   };
 
   /** The outbox's last statement before commit, as the service writes it (docs/api.md, Events). */

@@ -42,6 +42,9 @@ import {
 } from './processes';
 import { benchTenants, spreadReceipts } from './receipt-data';
 
+/** How the service's (and the floors') tenant look-up starts in the statement log. */
+const tenantLookupPrefix = 'SELECT "Tenant"."id"';
+
 const SCENARIO_IDS = [
   'first-page',
   'first-page-cold',
@@ -521,8 +524,17 @@ async function main(): Promise<void> {
           await request(target, sc, ++n);
           if (sc.kind === 'search' && sc.cold !== false) await bump(sc.tenant, sc.cold);
           await log.take(apps[target]);
-          bodies[target] = await request(target, sc, ++n);
-          statements[target] = await log.take(apps[target]);
+          // The tenant record expires from a server's cache 5 s after it was read; a request
+          // that happened to read it again is not the steady state, so it is made once more.
+          for (let attempt = 0; attempt < 3; attempt++) {
+            if (attempt > 0 && sc.kind === 'search' && sc.cold !== false) {
+              await bump(sc.tenant, sc.cold);
+              await log.take(apps[target]);
+            }
+            bodies[target] = await request(target, sc, ++n);
+            statements[target] = await log.take(apps[target]);
+            if (!statements[target].some((s) => s.startsWith(tenantLookupPrefix))) break;
+          }
           // A new receipt as the service reads it back, before the next server's receipt on the
           // same split changes the split's figures it embeds.
           if (sc.kind === 'post') {

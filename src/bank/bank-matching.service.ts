@@ -52,12 +52,10 @@ import {
   UNMATCH_SQL,
   UnmatchRow,
   unmatchParams,
+  NEVER_IN_BANK,
 } from './bank-matching.sql';
 import { BankLineReasonRequest, MatchBankLineRequest } from './dto/bank-line-actions.request';
 import { BankLineDetailView } from './dto/bank-line.view';
-
-/** Receipts that never reach the bank: never matched. */
-const NEVER_IN_BANK: readonly string[] = ['CASH', 'TDS'];
 
 /** Paper that the bank can return unpaid. */
 const RETURNABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];

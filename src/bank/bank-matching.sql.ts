@@ -332,6 +332,9 @@ export const accountOpenLinesParams = (p: {
   currency: string;
 }): unknown[] => [p.tenantId, p.accountId, p.currency];
 
+/** Receipts that never reach the bank: never matched (and never look for a line). */
+export const NEVER_IN_BANK: readonly string[] = ['CASH', 'TDS'];
+
 /**
  * The tenant's UNMATCHED credit lines of some amounts (what new receipts could pay), locked; a
  * line another transaction holds (a rematch, a manual match) is skipped rather than waited for,
