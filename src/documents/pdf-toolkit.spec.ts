@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { clearSharedLayouts, startPdf } from './pdf-toolkit';
+import { clearSharedLayouts, SHARED_LAYOUTS_MAX, startPdf } from './pdf-toolkit';
 
 const WORDS = [
   'Opening balance',
@@ -38,5 +38,19 @@ describe('shared word layouts', () => {
     clearSharedLayouts();
     expect(sharedWidths()).toEqual(plain);
     expect(sharedWidths()).toEqual(plain);
+  });
+
+  it('are renewed once a font has more than SHARED_LAYOUTS_MAX words: memory stays bounded', () => {
+    clearSharedLayouts();
+    const words = (doc: PDFKit.PDFDocument) =>
+      Object.keys((doc as unknown as { _font: { layoutCache: object } })._font.layoutCache).length;
+    const first = startPdf({ title: 't', author: 'a', date: new Date(0), margin: 40 }).doc;
+    for (let i = 0; i <= SHARED_LAYOUTS_MAX; i++) first.font('regular').widthOfString(`w${i}`);
+    expect(words(first)).toBe(SHARED_LAYOUTS_MAX + 1);
+    first.end();
+    const next = startPdf({ title: 't', author: 'a', date: new Date(0), margin: 40 }).doc;
+    next.font('regular');
+    expect(words(next)).toBe(0);
+    next.end();
   });
 });

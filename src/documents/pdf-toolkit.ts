@@ -49,12 +49,13 @@ function pdfToolkit(): PdfToolkit {
  * was ~40 % of a statement's render, while a desk's statements repeat most of their words
  * (dates, names, particulars, common amounts). pdfkit never changes a layout it has cached (it
  * copies what it adjusts), and a font's scale is the same in every document, so sharing them
- * gives the same bytes. Renewed when one grows past SHARED_LAYOUTS_MAX words: bounded memory.
+ * gives the same bytes. A layout takes about 2.5 KB, so they are renewed when a font's pass
+ * SHARED_LAYOUTS_MAX words (about 5 MB; a 300-entry statement has about 1,000), checked as each
+ * document starts: memory stays bounded by that plus one document's words.
  */
-const SHARED_LAYOUTS_MAX = 20_000;
+export const SHARED_LAYOUTS_MAX = 2_000;
 const FONT_NAMES = ['regular', 'bold'] as const;
 let sharedLayouts = newSharedLayouts();
-let documentsSinceCheck = 0;
 
 type Layouts = Record<string, unknown>;
 
@@ -110,10 +111,8 @@ export function startPdf(start: PdfStart): StartedPdf {
   });
   doc.registerFont('regular', regular);
   doc.registerFont('bold', bold);
-  if (++documentsSinceCheck >= 64) {
-    documentsSinceCheck = 0;
-    const size = Math.max(...FONT_NAMES.map((n) => Object.keys(sharedLayouts[n]).length));
-    if (size > SHARED_LAYOUTS_MAX) clearSharedLayouts();
+  if (FONT_NAMES.some((n) => Object.keys(sharedLayouts[n]).length > SHARED_LAYOUTS_MAX)) {
+    clearSharedLayouts();
   }
   // Each font is made for this document now (as its first use would), given the shared
   // layouts, and the document's default font is current again.
