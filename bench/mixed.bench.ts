@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { AppConfig } from '@/platform/config/app-config';
 import { PAYMENT_MODES } from '@/common/domain/enums';
 import { freePort, runBench, startBenchEnvironment } from './bench-support';
-import { loadSpread, spreadReceipts } from './receipt-data';
+import { benchTenants, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:mixed [-- options]
 
@@ -43,6 +43,8 @@ Writes: one every 1/R s on a fixed schedule whatever the answers (latency is tak
 scheduled time, so a stalled service shows as latency, not as fewer writes); write-hot-share of
 them on the hot tenant, the rest round-robin over the others; a random open demand split each.
 Exits non-zero on any non-2xx answer, network error or implausible page.
+When bench:floor has saved a data set of the same options, the run starts from a copy of it
+(seconds) instead of generating one (minutes); nothing is saved here.
 `;
 
 interface Scenario {
@@ -217,18 +219,19 @@ async function main(): Promise<void> {
   const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
   const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-  const env = await startBenchEnvironment();
+  // bench:floor's saved cluster of the same data set, when there is one (seconds, not minutes).
+  const env = await startBenchEnvironment(
+    {},
+    { saved: `floor-${receipts}-${tenants}-${hotShare}` },
+  );
   let service: ChildProcess | undefined;
   try {
-    const created: { id: string; key: string }[] = [];
-    for (let i = 0; i < tenants; i++) {
-      created.push(await env.createTenant(`t${i}`, `Bench Realty ${i}`));
-    }
-    await loadSpread(
-      env.owner,
-      created.map((t) => t.id),
-      { hot, other },
-    );
+    const created = await benchTenants(env.owner, {
+      restored: env.restored,
+      tenants,
+      spread: { hot, other },
+      create: (key, name) => env.createTenant(key, name),
+    });
 
     // Open splits to record against: the generator's splits are 10,000,000 each and far from
     // paid (a write of 1,250.50 never exceeds what is pending).
