@@ -12,9 +12,11 @@ import { paiseText, toPaise } from '@/common/money/paise';
  *
  * So on day t the amount bearing interest is the split's amount less everything paid before t
  * (never below zero), and the split's interest is a sum of `unpaid x days x rate` over runs of
- * days, divided once by 36,500. Those products are exact in decimals (money has 2 decimals, rates
- * at most 4, days are whole), which is what `scaled` carries (decimal.js with enough digits that
- * no product or sum is ever rounded); the one division is the rounding to paisa at the end.
+ * days, divided once by 36,500. With money in paise and rates in ten-thousandths of a percent
+ * (money has 2 decimals, rates at most 4, days are whole) those products are whole numbers, which
+ * `scaled` carries in a BigInt: never rounded at any size, and a sum is one operation where
+ * decimal.js allocated objects (a statement of account computes every split's interest per
+ * request). The one division is the rounding to paisa at the end.
  */
 
 /** rate % / 100 / 365: interest = unpaid x days x rate / DIVISOR. */
