@@ -49,7 +49,7 @@ function pdfToolkit(): PdfToolkit {
  * was ~40 % of a statement's render, while a desk's statements repeat most of their words
  * (dates, names, particulars, common amounts). pdfkit never changes a layout it has cached (it
  * copies what it adjusts), and a font's scale is the same in every document, so sharing them
- * gives the same bytes. A layout takes about 2.5 KB, so they are renewed when a font's pass
+ * gives the same bytes. A layout takes about 2.5 KB, so they are renewed when a font's layouts pass
  * SHARED_LAYOUTS_MAX words (about 5 MB; a 300-entry statement has about 1,000), checked as each
  * document starts: memory stays bounded by that plus one document's words.
  */
