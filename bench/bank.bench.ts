@@ -509,7 +509,7 @@ async function replayMatching(
         [matchSql('statement'), params],
       ] as const) {
         const { rows } = await owner.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+          `EXPLAIN (ANALYZE, BUFFERS, WAL) ${sql}`,
           [...values],
         );
         process.stdout.write(`\n${rows.map((row) => row['QUERY PLAN']).join('\n')}\n`);
