@@ -40,7 +40,7 @@ import { extractReferences } from '@/bank/statements/references';
 import { decodeStatement } from '@/bank/statements/text-decoding';
 import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
 import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
-import { runBench, startBenchEnvironment } from './bench-support';
+import { runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { poolDb, recordReceipt } from './floor-server';
 import { median } from './processes';
 import { benchTenants, spreadReceipts } from './receipt-data';
@@ -67,8 +67,9 @@ const ACCOUNT = '50200012345678';
 const BIG_ACCOUNT = '50200087654321';
 const MATCH_ACCOUNT = '50200011112222';
 /**
- * Receipts recorded with and without the bank check, each (issue 28). A receipt's commit waits for its WAL flush, which varies by milliseconds here: 300 pairs gave
- * ratios from 0.84 to 0.94 for the same code. The check's own time is printed beside it.
+ * Receipts recorded with and without the bank check, each (issue 28). A receipt's commit waits
+ * for its WAL flush, which varies by milliseconds here: 300 pairs gave ratios from 0.84 to 0.94
+ * for the same code. The check's own time is printed beside it.
  */
 const RECORD_PAIRS = 1000;
 
@@ -666,7 +667,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'finance-bank-bench-'));
   const env = await startBenchEnvironment(
     { STATEMENT_MAX_BYTES: '67108864' },
-    { saved: `floor-${receipts}-${tenants}-${Number(values['hot-share'])}` },
+    { saved: savedDataSet(receipts, tenants, Number(values['hot-share'])) },
   );
   try {
     const created = await benchTenants(env.owner, {

@@ -81,6 +81,13 @@ export interface BenchDatabase {
 }
 
 /**
+ * The `saved` name of a generated data set (receipt-data.ts): bench:floor saves it under this
+ * name and the other benches restore it, one name for the same receipts, tenants and hot share.
+ */
+export const savedDataSet = (receipts: number, tenants: number, hotShare: number): string =>
+  `floor-${receipts}-${tenants}-${hotShare}`;
+
+/**
  * Where saved clusters are kept: BENCH_SAVED_DIR, else a directory beside the temp dirs. Each
  * is a stopped cluster's data directory, copied (`cp -a`) into every run that restores it.
  */

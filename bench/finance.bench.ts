@@ -29,7 +29,7 @@ import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { summaryDeltaStatement, summaryDependencies } from '@/receipts/summary/receipt-summary.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
-import { runBench, startBenchEnvironment } from './bench-support';
+import { runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { benchTenants, spreadReceipts } from './receipt-data';
 import { writeCursorCsv } from '../test/support/cursor-csv-export';
 
@@ -221,10 +221,7 @@ async function main(): Promise<void> {
   const hotShare = Number(values['hot-share']);
   const { hot, other } = spreadReceipts(receipts, tenants, hotShare);
   // bench:floor's saved cluster of the same data set, when there is one (seconds, not minutes).
-  const env = await startBenchEnvironment(
-    {},
-    { saved: `floor-${receipts}-${tenants}-${hotShare}` },
-  );
+  const env = await startBenchEnvironment({}, { saved: savedDataSet(receipts, tenants, hotShare) });
   try {
     const created = await benchTenants(env.owner, {
       restored: env.restored,

@@ -28,6 +28,7 @@ import {
   freePort,
   runBench,
   startBenchDatabase,
+  savedDataSet,
 } from './bench-support';
 import { logStatements, sequenceDiff, StatementLog } from './statement-log';
 import { BUMP_SQL, LoadResult, receiptBody, WriteTarget } from './floor-load';
@@ -272,7 +273,7 @@ async function main(): Promise<void> {
   const db = await startBenchDatabase({
     onLog: log.onLog,
     // The data set is the same for the same options: generated once, then restored.
-    saved: values['no-saved'] ? undefined : `floor-${receipts}-${tenants}-${hotShare}`,
+    saved: values['no-saved'] ? undefined : savedDataSet(receipts, tenants, hotShare),
   });
   let owner = new Client({ connectionString: db.ownerUrl });
   await owner.connect();

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { AppConfig } from '@/platform/config/app-config';
 import { PAYMENT_MODES } from '@/common/domain/enums';
-import { freePort, runBench, startBenchEnvironment } from './bench-support';
+import { freePort, runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { benchTenants, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:mixed [-- options]
@@ -220,10 +220,7 @@ async function main(): Promise<void> {
   const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
   // bench:floor's saved cluster of the same data set, when there is one (seconds, not minutes).
-  const env = await startBenchEnvironment(
-    {},
-    { saved: `floor-${receipts}-${tenants}-${hotShare}` },
-  );
+  const env = await startBenchEnvironment({}, { saved: savedDataSet(receipts, tenants, hotShare) });
   let service: ChildProcess | undefined;
   try {
     const created = await benchTenants(env.owner, {

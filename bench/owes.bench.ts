@@ -51,7 +51,7 @@ import { STATEMENT_SQL, statementParams } from '@/statements/statements.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { QueryFn } from '@/receipts/search/exact-counts';
 import { LOCK_OPEN_LINES_OF_AMOUNTS_SQL, openLinesOfAmountsParams } from '@/bank/bank-matching.sql';
-import { BenchEnvironment, runBench, startBenchEnvironment } from './bench-support';
+import { BenchEnvironment, runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { FloorDb, poolDb, recordReceipt } from './floor-server';
 import { benchTenants, spreadReceipts } from './receipt-data';
 import { logStatements, sequenceDiff, StatementLog } from './statement-log';
@@ -816,7 +816,7 @@ async function main(): Promise<void> {
   const log = new StatementLog();
   const env = await startBenchEnvironment(
     { HOUSEKEEPING_ENABLED: 'false' },
-    { onLog: log.onLog, saved: `floor-${receipts}-${tenants}-${hotShare}` },
+    { onLog: log.onLog, saved: savedDataSet(receipts, tenants, hotShare) },
   );
   const owes = new Owes(env, env.app.get(AppConfig));
   try {
