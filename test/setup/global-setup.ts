@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadEmbeddedPostgres, withTempDir } from '../../src/database/state-location';
 import { startPgBouncer } from '../support/pgbouncer';
+import { recordTimerOrigins } from './timer-origins';
 
 const PREFIX = 'finance-test-';
 
@@ -46,6 +47,7 @@ function sweepAbandoned(): void {
 }
 
 export default async function globalSetup(): Promise<void> {
+  recordTimerOrigins();
   if (process.env.TEST_DATABASE_URL) return; // an external server was provided
   sweepAbandoned();
   const root = mkdtempSync(join(tmpdir(), PREFIX));
