@@ -5,8 +5,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
+import { jobQueue } from '@/database/job-queue';
 import { AppConfig } from '@/platform/config/app-config';
 import { purgeParams, PurgeRow, purgeSql, PurgeTarget } from './housekeeping.sql';
 
@@ -43,12 +44,11 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.housekeeping.enabled) return;
-    const boss = new PgBoss({
+    const boss = jobQueue({
       connectionString: this.databaseUrl,
-      schema: 'pgboss',
-      migrate: false,
-      max: 2,
-      application_name: 'finance-service-housekeeping',
+      applicationName: 'finance-service-housekeeping',
+      connectTimeoutMs: this.config.dbConnectTimeoutMs,
+      schedule: true,
     });
     // Without a listener an 'error' event would end the process; a database outage is logged
     // by the request path already, so these are warnings.

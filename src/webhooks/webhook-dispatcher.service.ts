@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Pool } from 'pg';
+import { jobQueue } from '@/database/job-queue';
 import { sidePool } from '@/database/side-pool';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
@@ -77,13 +78,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       application_name: 'finance-service-webhooks',
       options: this.connectionOptions,
     });
-    const boss = new PgBoss({
+    const boss = jobQueue({
       connectionString: this.databaseUrl,
-      schema: 'pgboss',
-      migrate: false,
-      schedule: false,
-      max: 2,
-      application_name: 'finance-service-webhooks-queue',
+      applicationName: 'finance-service-webhooks-queue',
+      connectTimeoutMs: this.config.dbConnectTimeoutMs,
     });
     boss.on('error', (error: Error) => this.logger.warn(`pg-boss: ${error.message}`));
     await boss.start();
