@@ -4,6 +4,7 @@ import { DataSource, Table } from 'typeorm';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { runMigrations } from '@/database/migrate';
 import { ENTITIES } from '@/entities';
+import { withDatabase } from './support/database-url';
 
 /**
  * The entities of src/entities.ts say what the hand-written migrations (migrations/*.ts, the
@@ -73,12 +74,6 @@ const WITHOUT_ENTITY: Record<string, string> = {
 };
 
 /** The suite's server with another database name. */
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
 /**
  * TypeORM reads a generated column's expression from its own `typeorm_metadata` table, which only
  * its synchronize and generated migrations fill: hand-written migrations leave it absent, and

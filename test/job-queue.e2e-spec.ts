@@ -8,13 +8,17 @@
  * Each run is a child process on the suite's PostgreSQL, with the service's queue settings: 4
  * workers (WEBHOOK_CONCURRENCY) on the queue's 2 connections, stopped right after they start,
  * when most of their first fetches are waiting for a connection. No tenant data is involved: the
- * queue is one of this suite's own, in pg-boss' schema.
+ * suite migrates a database of its own (its queue would otherwise show in the shared one's
+ * catalogue) and drops it at the end.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { runMigrations } from '@/database/migrate';
 import { jobQueue } from '@/database/job-queue';
+import { withDatabase } from './support/database-url';
 import { ensureBuilt, ROOT } from './support/service-process';
 
 const QUEUE = 'job-queue-e2e';
@@ -42,12 +46,18 @@ const { jobQueue } = require(process.env.JOB_QUEUE_MODULE);
 `;
 
 describe('job queue: a process that stopped its queue exits', () => {
-  const ownerUrl = process.env.TEST_DATABASE_URL as string;
+  const serverUrl = process.env.TEST_DATABASE_URL as string;
+  const database = `job_queue_${randomBytes(4).toString('hex')}`;
+  const ownerUrl = serverUrl && withDatabase(serverUrl, database);
   const children: ChildProcess[] = [];
+  let admin: Client | undefined;
 
   beforeAll(async () => {
-    if (!ownerUrl) throw new Error('TEST_DATABASE_URL not set (global setup)');
+    if (!serverUrl) throw new Error('TEST_DATABASE_URL not set (global setup)');
     ensureBuilt();
+    admin = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
     await runMigrations(ownerUrl);
     const boss = jobQueue({
       connectionString: ownerUrl,
@@ -59,8 +69,10 @@ describe('job queue: a process that stopped its queue exits', () => {
     await boss.stop({ graceful: false });
   }, 300_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin?.end();
   });
 
   /** Runs the child; resolves with its exit code and output, or 'running' after `withinMs`. */

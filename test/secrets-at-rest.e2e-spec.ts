@@ -16,6 +16,7 @@ import { SecretBox, secretsKeyId } from '@/platform/secrets/secret-box';
 import { secretKey, verifySignature } from '@/webhooks/webhook-signature';
 import { SecretsAtRest1765500000000 } from '../migrations/1765500000000-SecretsAtRest';
 import { createBooking, post } from './support/factories';
+import { withDatabase } from './support/database-url';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -32,12 +33,6 @@ const DELIVERY_ENV = {
 interface Webhook {
   id: string;
   secret: string;
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 /** Every form a secret could be written in: its bytes, hex, base64 (padded or not), base64url, whsec_. */
