@@ -73,7 +73,6 @@ const WITHOUT_ENTITY: Record<string, string> = {
   typeorm_metadata: 'made by this test (describeGeneratedColumns)',
 };
 
-/** The suite's server with another database name. */
 /**
  * TypeORM reads a generated column's expression from its own `typeorm_metadata` table, which only
  * its synchronize and generated migrations fill: hand-written migrations leave it absent, and

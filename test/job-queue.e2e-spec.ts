@@ -2,8 +2,9 @@
  * A process that stopped its job queue exits (src/database/job-queue.ts). pg-boss' stop() ends
  * its pool without waiting for workers whose fetch still waits there for a connection, and
  * pg-pool never answers those: without a connect timeout such a worker stays "stopping" and
- * pg-boss polls for it every second, so the process never exits. That is what kept a passing
- * `npm test` (its suites run in Jest's own process on 2 cores) alive until CI's time ran out.
+ * pg-boss polls for it every second, so the process never exits. That is most likely what kept
+ * a passing `npm test` (its suites run in Jest's own process on 2 cores) alive until CI's time
+ * ran out.
  *
  * Each run is a child process on the suite's PostgreSQL, with the service's queue settings: 4
  * workers (WEBHOOK_CONCURRENCY) on the queue's 2 connections, stopped right after they start,

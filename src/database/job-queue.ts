@@ -18,8 +18,8 @@ export interface JobQueueOptions {
  * request still waiting for a connection when the pool ends, and pg-boss' stop() ends its pool
  * without waiting for workers whose fetch is queued there: each such worker stays "stopping"
  * for good, and pg-boss polls for it every second, forever. With 4 workers on 2 connections, a
- * stop soon after the start left the process running 5 times in 5; with the timeout, 0 in 5
- * (test/job-queue.e2e-spec.ts).
+ * stop soon after the start left the process running 5 times in 5; with the timeout, 0 in 5.
+ * test/job-queue.e2e-spec.ts keeps that case.
  */
 export function jobQueue(options: JobQueueOptions): PgBoss {
   // pg-boss hands its whole configuration to pg.Pool; its types list only some pool settings.

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 
 // With one worker (2 cores) Jest runs every suite in its own process, so a socket, timer or
 // child process a suite forgets keeps `npm test` from exiting after it has printed its result,
-// and CI waits for it until its time runs out (it did once: a lone Timeout, 70 minutes). If
+// and CI waits for it until its time runs out (it did once, for 70 minutes). If
 // anything is still alive this long after the teardown began, say what it is, with where each
 // pending timer was set (test/setup/timer-origins.ts), and exit with the code Jest has already
 // decided (its own exit listener sets a failed run's code).

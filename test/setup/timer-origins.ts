@@ -4,12 +4,13 @@
 // as long with the hook as without (393 s against 399 s, within the machine's noise).
 import { createHook } from 'node:async_hooks';
 
-export interface TimerOrigin {
+interface TimerOrigin {
   stack: string;
   timer: NodeJS.Timeout;
 }
 
-export const TIMER_ORIGINS = '__FINANCE_TIMER_ORIGINS__';
+/** Read by global-teardown.mjs under this name (it cannot import TypeScript). */
+const TIMER_ORIGINS = '__FINANCE_TIMER_ORIGINS__';
 
 export function recordTimerOrigins(): void {
   if ((globalThis as Record<string, unknown>)[TIMER_ORIGINS]) return; // e2e and browser both call it
