@@ -37,6 +37,9 @@ const LAYERS = [
   // Interest on late payment: its own policy, statement and waivers; raises INTEREST demands
   // through demands. Below receivables, so a statement of account can show its figures.
   ['interest'],
+  // "Owed as of a date": a booking's records and the rules over them (SQL fragments for the
+  // set-based readers), read by everything above that says what a buyer owes.
+  ['ledger'],
   // The records, each over the one below.
   ['receipts'],
   ['demands'],

@@ -125,12 +125,7 @@ async function reminderRun(
       (q) =>
         q(
           INTEREST_SQL,
-          bookingsInterestParams({
-            tenantId: tenant.tenantId,
-            bookingIds: bookings,
-            asOf: today,
-            timezone: tenant.timezone,
-          }),
+          bookingsInterestParams({ tenantId: tenant.tenantId, bookingIds: bookings }),
         ),
       false,
     );

@@ -9,7 +9,7 @@
  *   `pg` (the service's statements, built from its own SQL constants and the floor's receipt
  *   write, bench/floor-server.ts);
  * - the interest of a booking with 40 demands and 200 receipts: GET /bookings/{id}/interest
- *   against INTEREST_SQL in a tenant transaction;
+ *   against its statements (LEDGER_RECORDS_SQL, INTEREST_SQL) in a tenant transaction;
  * - the statement of account of a booking with 300 entries, JSON and PDF, against its ledger and
  *   interest statements;
  * - a reference: GET /bookings/{id}, what any request costs beyond its SQL.
@@ -45,9 +45,9 @@ import {
   splitIdsParams,
 } from '@/payments/payments.sql';
 import { AGEING_SQL, ageingParams, AgeingRow } from '@/receivables/receivables.sql';
-import { INTEREST_SQL, interestParams, InterestRow } from '@/interest/interest.sql';
+import { bookingsInterestParams, INTEREST_SQL } from '@/interest/interest.sql';
+import { LEDGER_RECORDS_SQL, ledgerRecordsParams, LedgerRecordsRow } from '@/ledger/ledger.sql';
 import { BOOKING_BY_ID_SQL, bookingByIdParams } from '@/bookings/bookings.sql';
-import { STATEMENT_SQL, statementParams } from '@/statements/statements.sql';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { QueryFn } from '@/receipts/search/exact-counts';
 import { LOCK_OPEN_LINES_OF_AMOUNTS_SQL, openLinesOfAmountsParams } from '@/bank/bank-matching.sql';
@@ -562,7 +562,8 @@ async function lateBooking(
 /**
  * A booking with 40 demands (one buyer split each, due a fortnight apart through 2025) and 200
  * receipts (five per split, the last ones late), under a policy whose rate changes once: its
- * interest through GET /bookings/{id}/interest against INTEREST_SQL alone.
+ * interest through GET /bookings/{id}/interest against its two statements alone (the ledger's
+ * records, LEDGER_RECORDS_SQL, and the terms, INTEREST_SQL).
  */
 async function interest(
   owes: Owes,
@@ -602,12 +603,12 @@ async function interest(
   );
   const booking = await lateBooking(owes, tenant, 40, 5);
   const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
-  const params = interestParams({
+  const records = ledgerRecordsParams({
     tenantId: tenant.tenantId,
-    bookingId: booking.id,
-    asOf,
+    bookingIds: [booking.id],
     timezone: tenant.timezone,
   });
+  const terms = bookingsInterestParams({ tenantId: tenant.tenantId, bookingIds: [booking.id] });
   const service = () =>
     owes.call<{ totals: { accrued: { amount: number } } }>(
       tenant,
@@ -617,13 +618,21 @@ async function interest(
   const serviceTimed = () =>
     owes.send(tenant, 'GET', `/bookings/${booking.id}/interest?asOf=${asOf}`);
   const alone = () =>
-    owes.inTenant(tenant, async (q) => (await q<InterestRow>(INTEREST_SQL, params))[0], false);
+    owes.inTenant(
+      tenant,
+      async (q) => {
+        const [row] = await q<LedgerRecordsRow>(LEDGER_RECORDS_SQL, records);
+        await q(INTEREST_SQL, terms);
+        return row;
+      },
+      false,
+    );
   await sameSql(log, owner, 'interest of a booking (40 demands, 200 receipts)', service, alone);
   const view = await service();
   const row = (await alone()).result;
-  if (row.splits.length !== 40) throw new Error(`interest: ${row.splits.length} splits, not 40`);
+  if (row.demands.length !== 40) throw new Error(`interest: ${row.demands.length} demands, not 40`);
   process.stdout.write(
-    `Interest of the booking at ${asOf}: accrued ${view.totals.accrued.amount} over ${row.splits.length} splits\n`,
+    `Interest of the booking at ${asOf}: accrued ${view.totals.accrued.amount} over ${row.demands.length} demands\n`,
   );
   const figure: Figure = {
     name: 'interest, 40 demands, 200 receipts',
@@ -637,8 +646,8 @@ async function interest(
 
 /**
  * The statement of account of a booking with 300 entries (60 demands, 240 receipts): JSON and
- * PDF through GET /bookings/{id}/statement against its two statements alone (the ledger,
- * STATEMENT_SQL, and the interest figures, INTEREST_SQL) in one tenant transaction.
+ * PDF through GET /bookings/{id}/statement against its two statements alone (the ledger's
+ * records, LEDGER_RECORDS_SQL, and the interest's terms, INTEREST_SQL) in one tenant transaction.
  */
 async function statement(
   owes: Owes,
@@ -651,23 +660,17 @@ async function statement(
   const asOf = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
   const path = (format: string) =>
     `/bookings/${booking.id}/statement?asOf=${asOf}&format=${format}`;
-  const ledger = statementParams({
+  const ledger = ledgerRecordsParams({
     tenantId: tenant.tenantId,
-    bookingId: booking.id,
-    timezone: tenant.timezone,
-    to: asOf,
-  });
-  const interest = interestParams({
-    tenantId: tenant.tenantId,
-    bookingId: booking.id,
-    asOf,
+    bookingIds: [booking.id],
     timezone: tenant.timezone,
   });
+  const interest = bookingsInterestParams({ tenantId: tenant.tenantId, bookingIds: [booking.id] });
   const alone = () =>
     owes.inTenant(
       tenant,
       async (q) => {
-        await q(STATEMENT_SQL, ledger);
+        await q(LEDGER_RECORDS_SQL, ledger);
         return q(INTEREST_SQL, interest);
       },
       false,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '@/ledger/ledger.module';
 import { DemandsModule } from '@/demands/demands.module';
 import { InterestController } from './interest.controller';
 import { InterestPolicyService } from './interest-policy.service';
@@ -6,7 +7,7 @@ import { InterestService } from './interest.service';
 
 /** Interest on late payment: the tenant's policy, interest per booking, its demands and waivers. */
 @Module({
-  imports: [DemandsModule],
+  imports: [DemandsModule, LedgerModule],
   controllers: [InterestController],
   providers: [InterestService, InterestPolicyService],
   exports: [InterestService, InterestPolicyService],

@@ -18,7 +18,10 @@ import { CreateDemandRequest } from '@/demands/dto/create-demand.request';
 import { DemandView } from '@/demands/dto/demand.view';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { BookingRecords } from '@/ledger/as-of';
+import { LedgerService } from '@/ledger/ledger.service';
 import { BookingInterestView } from './dto/booking-interest.view';
+import { interestRow } from './interest-records';
 import { InterestDemandRequest } from './dto/interest-demand.request';
 import { InterestWaiverRequest } from './dto/interest-waiver.request';
 import { InterestWaiverView } from './dto/interest-waiver.view';
@@ -44,9 +47,9 @@ import {
   INSERT_WAIVER_SQL,
   insertWaiverParams,
   INTEREST_SQL,
-  interestParams,
   InterestRow,
   InterestSplitRow,
+  InterestTermsRow,
   InterestWaiverRow,
   LOCK_BOOKING_SQL,
   LockedBookingRow,
@@ -84,7 +87,7 @@ export interface BookingInterest {
   demandedThrough: string | null;
 }
 
-/** The figures of the rule for one booking, from the row of INTEREST_SQL. */
+/** The figures of the rule for one booking, from its interest row (interest-records.ts). */
 export function bookingInterest(row: InterestRow, asOf: string, counted: Counted): BookingInterest {
   const enabled = row.policy?.enabled ?? false;
   const terms = prepareTerms({
@@ -166,6 +169,7 @@ function invalid(errors: FieldError[]) {
 export class InterestService {
   constructor(
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly ledger: LedgerService,
     private readonly demands: DemandsService,
     private readonly outbox: OutboxService,
   ) {}
@@ -177,16 +181,24 @@ export class InterestService {
     asOf: string,
     counted: Counted = 'asOf',
   ): Promise<BookingInterest> {
-    const [row] = await this.txHost.tx.query<InterestRow[]>(
-      INTEREST_SQL,
-      interestParams({ tenantId: tenant.tenantId, bookingId, asOf, timezone: tenant.timezone }),
-    );
-    if (!row) throw BOOKING_NOT_FOUND.error(bookingId);
-    return bookingInterest(row, asOf, counted);
+    const records = await this.ledger.booking(tenant, bookingId);
+    if (!records) throw BOOKING_NOT_FOUND.error(bookingId);
+    return this.fromRecords(tenant, records, asOf, counted);
+  }
+
+  /** The interest of a booking whose records (all of them, not cut at a date) the caller has. */
+  async fromRecords(
+    tenant: TenantContext,
+    records: BookingRecords,
+    asOf: string,
+    counted: Counted = 'asOf',
+  ): Promise<BookingInterest> {
+    const terms = await this.terms(tenant, [records.id]);
+    return bookingInterest(interestRow(records, terms.get(records.id), asOf), asOf, counted);
   }
 
   /**
-   * The interest of many bookings at asOf, from the same statement as one booking's (a reminder
+   * The interest of many bookings at asOf, from the same statements as one booking's (a reminder
    * run's letters): by booking id; a booking that is not the tenant's is left out.
    */
   async computeMany(
@@ -196,31 +208,24 @@ export class InterestService {
   ): Promise<Map<string, BookingInterest>> {
     const result = new Map<string, BookingInterest>();
     if (bookingIds.length === 0) return result;
-    const rows = await this.txHost.tx.query<InterestRow[]>(
-      INTEREST_SQL,
-      bookingsInterestParams({
-        tenantId: tenant.tenantId,
-        bookingIds,
-        asOf,
-        timezone: tenant.timezone,
-      }),
-    );
-    for (const row of rows) result.set(row.id, bookingInterest(row, asOf, 'asOf'));
+    const records = await this.ledger.bookings(tenant, bookingIds);
+    const terms = await this.terms(tenant, bookingIds);
+    for (const [id, r] of records) {
+      result.set(id, bookingInterest(interestRow(r, terms.get(id), asOf), asOf, 'asOf'));
+    }
     return result;
   }
 
-  /**
-   * A booking's interest figures at asOf, of every payer or of `payerId` alone (zero when that
-   * payer has none): what the statement of account shows beside its ledger. 404 when the booking
-   * is not the tenant's.
-   */
-  async figures(
+  /** The policy and waivers of bookings, by booking id. */
+  private async terms(
     tenant: TenantContext,
-    bookingId: string,
-    asOf: string,
-    payerId?: string,
-  ): Promise<InterestFigures> {
-    return payerFigures(await this.compute(tenant, bookingId, asOf), payerId);
+    bookingIds: readonly string[],
+  ): Promise<Map<string, InterestTermsRow>> {
+    const rows = await this.txHost.tx.query<InterestTermsRow[]>(
+      INTEREST_SQL,
+      bookingsInterestParams({ tenantId: tenant.tenantId, bookingIds }),
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** GET /bookings/{id}/interest?asOf= (default today; a future date projects). */

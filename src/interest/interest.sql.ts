@@ -5,69 +5,15 @@
  */
 
 /**
- * Everything the interest of bookings at `asOf` needs, in one statement and one row per booking
- * (none for a booking that is not the tenant's): the booking, the tenant's policy, the covered
- * splits with what paid them, the booking's interest demands and its waivers. Params:
- * interestParams (one booking: GET /bookings/{id}/interest, letters, statements) or
- * bookingsInterestParams (many: a reminder run's letters, from the same statement).
- *
- * - Covered splits (only while the policy is enabled): of demands dated on or before asOf whose
- *   type the policy covers (never INTEREST: interest bears no interest), of payer types it
- *   covers, and not cancelled at asOf (not cancelled, or its demand cancelled after asOf, the
- *   cancel's date in the tenant's zone). Ordered by due date, then demand number, then split
- *   number (a demand's splits in the order they were created).
- * - What paid them: receipts received on or before asOf that are ACTIVE or left ACTIVE
- *   (cancelled, bounced) after asOf, summed per received date, oldest first.
- * - Interest demands (those with an interestThrough), one entry per split: its date, period end,
- *   the date it was cancelled (null while not), payer and amount; the caller applies asOf.
- * - Waivers: all of the booking, oldest first; the caller applies asOf.
- *
- * Money is numeric text and dates are `YYYY-MM-DD` inside the JSON, never floats.
+ * What the interest of bookings needs besides their records (the ledger's LEDGER_RECORDS_SQL),
+ * one row per booking (none for a booking that is not the tenant's): the tenant's policy and the
+ * booking's waivers, oldest first (the caller applies asOf). Params: interestParams (one
+ * booking) or bookingsInterestParams (many: a reminder run's letters).
  */
-export const INTEREST_SQL = `WITH policy AS (
-       SELECT p.enabled, p.grace_days, p.rates, p.demand_types, p.payer_types
-         FROM interest_policies p
-        WHERE p.tenant_id = $1),
-     covered AS (
-       SELECT s.id, s.demand_id, d.booking_id, d.demand_number, s.demand_split_number,
-              s.payer_type, s.payer_id, d.due_date, s.amount
-         FROM policy p
-         JOIN demands d
-           ON d.tenant_id = $1 AND d.booking_id = ANY ($2::uuid[]) AND d.demand_date <= $3::date
-          AND d.demand_type <> 'INTEREST' AND d.demand_type = ANY (p.demand_types)
-         JOIN demand_splits s
-           ON s.tenant_id = $1 AND s.demand_id = d.id AND s.payer_type = ANY (p.payer_types)
-        WHERE p.enabled
-          AND (s.status <> 'CANCELLED'
-               OR (d.cancelled_at AT TIME ZONE $4::text)::date > $3::date))
-SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
-       (SELECT row_to_json(p) FROM policy p) AS policy,
-       (SELECT coalesce(json_agg(json_build_object(
-                 'id', c.id, 'demand', c.demand_id, 'demandNumber', c.demand_number,
-                 'payerType', c.payer_type, 'payerId', c.payer_id, 'dueDate', c.due_date,
-                 'amount', c.amount::text, 'payments',
-                 (SELECT coalesce(json_agg(json_build_object('date', x.received_date,
-                                                             'amount', x.amount::text)
-                                           ORDER BY x.received_date), '[]'::json)
-                    FROM (SELECT r.received_date, sum(r.amount) AS amount
-                            FROM receipts r
-                           WHERE r.tenant_id = $1 AND r.demand_split_id = c.id
-                             AND r.received_date <= $3::date
-                             AND (r.status = 'ACTIVE' OR r.status_changed_on > $3::date)
-                           GROUP BY r.received_date) x))
-               ORDER BY c.due_date, length(c.demand_number), c.demand_number,
-                        length(c.demand_split_number), c.demand_split_number), '[]'::json)
-          FROM covered c
-         WHERE c.booking_id = b.id) AS splits,
-       (SELECT coalesce(json_agg(json_build_object(
-                 'demand', d.id, 'demandDate', d.demand_date, 'interestThrough', d.interest_through,
-                 'cancelledOn', CASE WHEN d.status = 'CANCELLED'
-                                     THEN (d.cancelled_at AT TIME ZONE $4::text)::date END,
-                 'payerId', s.payer_id, 'amount', s.amount::text)), '[]'::json)
-          FROM demands d
-          JOIN demand_splits s ON s.tenant_id = $1 AND s.demand_id = d.id
-         WHERE d.tenant_id = $1 AND d.booking_id = b.id AND d.demand_type = 'INTEREST'
-           AND d.interest_through IS NOT NULL) AS demanded,
+export const INTEREST_SQL = `SELECT b.id,
+       (SELECT row_to_json(p)
+          FROM (SELECT enabled, grace_days, rates, demand_types, payer_types
+                  FROM interest_policies WHERE tenant_id = $1) p) AS policy,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', w.id, 'payerId', w.payer_id, 'amount', w.amount::text, 'reason', w.reason,
                  'waivedOn', w.waived_on, 'waivedBy', w.waived_by)
@@ -76,6 +22,14 @@ SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
          WHERE w.tenant_id = $1 AND w.booking_id = b.id) AS waivers
   FROM bookings b
  WHERE b.tenant_id = $1 AND b.id = ANY ($2::uuid[])`;
+
+/** A booking's row of INTEREST_SQL. */
+export interface InterestTermsRow {
+  id: string;
+  /** Null when the tenant never stored one (the default, disabled policy). */
+  policy: PolicyRow | null;
+  waivers: InterestWaiverRow[];
+}
 
 /** The stored policy as the statements return it (jsonb and text[] arrive parsed). */
 export interface PolicyRow {
@@ -116,6 +70,7 @@ export interface InterestWaiverRow {
   waivedBy: string;
 }
 
+/** The interest's input for one booking: its terms and what the ledger says of its splits. */
 export interface InterestRow {
   id: string;
   booking_number: string;
@@ -129,21 +84,10 @@ export interface InterestRow {
   waivers: InterestWaiverRow[];
 }
 
-export const interestParams = (p: {
-  tenantId: string;
-  bookingId: string;
-  /** `YYYY-MM-DD`. */
-  asOf: string;
-  /** The tenant's IANA zone: the date a demand was cancelled. */
-  timezone: string;
-}): unknown[] => [p.tenantId, [p.bookingId], p.asOf, p.timezone];
-
 export const bookingsInterestParams = (p: {
   tenantId: string;
   bookingIds: readonly string[];
-  asOf: string;
-  timezone: string;
-}): unknown[] => [p.tenantId, p.bookingIds, p.asOf, p.timezone];
+}): unknown[] => [p.tenantId, p.bookingIds];
 
 /**
  * The booking, locked until commit, before an interest demand or waiver is written: two of them

@@ -5,14 +5,16 @@ import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { BankService } from '@/bank/bank.service';
-import { BookingsService } from '@/bookings/bookings.service';
+import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { DemandsService } from '@/demands/demands.service';
 import { DemandView } from '@/demands/dto/demand.view';
 import { LetterDocumentsService } from '@/documents/letter-documents.service';
 import { LetterAmount } from '@/documents/letter-pdf';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestService, payerFigures } from '@/interest/interest.service';
-import { ReceivablesService } from '@/receivables/receivables.service';
+import { splitsOwingOn } from '@/ledger/as-of';
+import { LedgerService } from '@/ledger/ledger.service';
+import { paiseText } from '@/common/money/paise';
 import { LetterView } from './dto/letter.view';
 import { composeLetter, LetterInput } from './letter';
 import {
@@ -40,16 +42,15 @@ export function demandMeta(demand: DemandView): LetterInput['demand'] {
 }
 
 /**
- * GET /demands/{id}/letter (docs/letters.md): the demand letter from the figures of §10 — what
- * each split owes at asOf from receivables (the ageing's statement fragments), the interest due
- * from InterestService — composed by the pure letter.ts and printed by documents. Read-only.
+ * GET /demands/{id}/letter (docs/letters.md): the demand letter from what each split of the
+ * booking owes at asOf (the ledger's records and rules) and the interest due from the same records
+ * (InterestService), composed by the pure letter.ts and printed by documents. Read-only.
  */
 @Injectable()
 export class LettersService {
   constructor(
     private readonly demands: DemandsService,
-    private readonly bookings: BookingsService,
-    private readonly receivables: ReceivablesService,
+    private readonly ledger: LedgerService,
     private readonly interest: InterestService,
     private readonly bank: BankService,
     private readonly tenants: TenantsService,
@@ -72,9 +73,9 @@ export class LettersService {
       if (!split) throw LETTER_PAYER_NOT_FOUND.error(query.payerId, demandId);
       payer = { payerId: split.payerId, payerType: split.payerType };
     }
-    const booking = await this.bookings.findOne(tenant, demand.booking);
-    const owed = await this.receivables.bookingDues(tenant, demand.booking, query.asOf);
-    const interest = await this.interest.compute(tenant, demand.booking, query.asOf);
+    const records = await this.ledger.booking(tenant, demand.booking);
+    if (!records) throw BOOKING_NOT_FOUND.error(demand.booking);
+    const interest = await this.interest.fromRecords(tenant, records, query.asOf);
     const account = await this.bank.collectionAccount(tenant);
     const view = composeLetter(
       {
@@ -82,19 +83,18 @@ export class LettersService {
         asOf: query.asOf,
         demand: demandMeta(demand),
         booking: {
-          id: booking.id,
-          bookingNumber: booking.bookingNumber,
-          unit: booking.unit,
-          buyerName: booking.buyerName,
-          agreementValue:
-            booking.agreementValue && new Decimal(String(booking.agreementValue.amount)).toFixed(2),
+          id: records.id,
+          bookingNumber: records.booking_number,
+          unit: records.unit_id,
+          buyerName: records.buyer_name,
+          agreementValue: records.agreement_value,
         },
         payer,
-        owed: owed.map((o) => ({
-          demand: o.demand_id,
-          payerId: o.payer_id,
-          dueDate: o.due_date,
-          outstanding: o.outstanding,
+        owed: splitsOwingOn(records, query.asOf).map((o) => ({
+          demand: o.demand.id,
+          payerId: o.split.payerId,
+          dueDate: o.demand.dueDate,
+          outstanding: paiseText(o.outstanding),
         })),
         interestDue: payerFigures(interest, payer?.payerId).due,
         payTo: account && {

@@ -1,10 +1,10 @@
 /**
  * The statements of reminders, their policy and collection holds (docs/letters.md), with their
  * row types and parameter builders. Every one is tenant-scoped (`tenant_id = $1`) and runs in the
- * request's transaction, under row-level security. What a split owes comes from receivables'
- * fragments (the ageing's definition, CONTRACT §10.2).
+ * request's transaction, under row-level security. What a split owes comes from the ledger's
+ * fragments (the ageing's definition).
  */
-import { movedReceipts, OUTSTANDING, owesOn } from '@/receivables/receivables.sql';
+import { movedReceipts, OUTSTANDING, owesOn } from '@/ledger/ledger.sql';
 
 // ---------------------------------------------------------------------------------------------
 // The reminder policy

@@ -8,14 +8,7 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { bucketLabels, parseAgeingQuery, RawAgeingQuery } from './ageing-query';
 import { AgeingView } from './dto/ageing.view';
 import { AGEING_QUERY_INVALID } from './receivables.errors';
-import {
-  AGEING_SQL,
-  ageingParams,
-  AgeingRow,
-  BOOKING_DUES_SQL,
-  bookingDuesParams,
-  BookingDueRow,
-} from './receivables.sql';
+import { AGEING_SQL, ageingParams, AgeingRow } from './receivables.sql';
 
 /** What buyers owe: read-only, one statement per report, through the request's transaction. */
 @Injectable()
@@ -53,16 +46,5 @@ export class ReceivablesService {
       })),
       totalGroups: row.total_groups,
     };
-  }
-
-  /**
-   * What each split of a booking owes on asOf (the ageing's definition; cancelled splits left
-   * out): the figures of a demand letter.
-   */
-  bookingDues(tenant: TenantContext, bookingId: string, asOf: string): Promise<BookingDueRow[]> {
-    return this.txHost.tx.query<BookingDueRow[]>(
-      BOOKING_DUES_SQL,
-      bookingDuesParams({ tenantId: tenant.tenantId, bookingId, asOf, timezone: tenant.timezone }),
-    );
   }
 }

@@ -1,36 +1,5 @@
 /** The one statement of the ageing report (docs/receivables.md), its row type and parameters. */
-
-/**
- * What a split owes on `asOf` (CONTRACT §10.2), as fragments every statement of what is owed is
- * built from: the ageing below, a booking's dues (a demand letter) and the tenant's due reminders.
- *
- * `movedReceipts`: per split, the receipts whose standing on asOf differs from now (a CTE body,
- * joined as `m`): minus ACTIVE ones received after asOf, plus ones received by asOf that left
- * ACTIVE after it. `scope` narrows both scans (`AND r.booking_id = $2`); `$1` is the tenant.
- */
-export const movedReceipts = (asOf: string, scope = ''): string => `
-         SELECT demand_split_id, sum(amount) AS amount
-           FROM (SELECT r.demand_split_id, -r.amount AS amount
-                   FROM receipts r
-                  WHERE r.tenant_id = $1 AND r.received_date > ${asOf} AND r.status = 'ACTIVE'${scope}
-                 UNION ALL
-                 SELECT r.demand_split_id, r.amount
-                   FROM receipts r
-                  WHERE r.tenant_id = $1 AND r.status <> 'ACTIVE'
-                    AND r.status_changed_on > ${asOf} AND r.received_date <= ${asOf}${scope}) m
-          GROUP BY demand_split_id`;
-
-/**
- * The split `s` of demand `d` exists and owes on asOf: its demand is dated on or before asOf, and
- * it is not cancelled, or its demand was cancelled after asOf (the cancel's date in the zone).
- */
-export const owesOn = (asOf: string, timezone: string): string =>
-  `d.demand_date <= ${asOf}
-            AND (s.status <> 'CANCELLED'
-                 OR (d.cancelled_at AT TIME ZONE ${timezone})::date > ${asOf})`;
-
-/** What split `s` owes on asOf, with `m` its moved receipts. */
-export const OUTSTANDING = `s.amount - s.paid_amount - coalesce(m.amount, 0)`;
+import { movedReceipts, OUTSTANDING, owesOn } from '@/ledger/ledger.sql';
 
 /**
  * The ageing of what is outstanding on `asOf`, in one statement: totals by bucket, the number of
@@ -120,33 +89,3 @@ export const ageingParams = (p: {
   p.size,
   p.page * p.size,
 ];
-
-/**
- * The splits of one booking that exist and owe on asOf, each with what it owes then (§10.2, the
- * ageing's definition: the same fragments), for a demand letter. Params: bookingDuesParams.
- */
-export const BOOKING_DUES_SQL = `WITH moved AS (${movedReceipts('$3::date', ' AND r.booking_id = $2')})
-SELECT s.id, s.demand_id, s.payer_id, s.payer_type, d.due_date::text AS due_date,
-       (${OUTSTANDING})::text AS outstanding
-  FROM demand_splits s
-  JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
-  LEFT JOIN moved m ON m.demand_split_id = s.id
- WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND d.booking_id = $2
-   AND ${owesOn('$3::date', '$4::text')}`;
-
-export interface BookingDueRow {
-  id: string;
-  demand_id: string;
-  payer_id: string;
-  payer_type: string;
-  due_date: string;
-  /** Numeric text. */
-  outstanding: string;
-}
-
-export const bookingDuesParams = (p: {
-  tenantId: string;
-  bookingId: string;
-  asOf: string;
-  timezone: string;
-}): unknown[] => [p.tenantId, p.bookingId, p.asOf, p.timezone];

@@ -1,5 +1,4 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
@@ -11,13 +10,13 @@ import { StatementDocumentsService } from '@/documents/statement-documents.servi
 import { SpreadsheetsService } from '@/exports/spreadsheets.service';
 import type { XlsxSheet } from '@/exports/xlsx-sheet';
 import { TenantsService } from '@/http/tenancy/tenants.service';
-import { InterestFigures, InterestService } from '@/interest/interest.service';
-import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
+import { InterestFigures, InterestService, payerFigures } from '@/interest/interest.service';
+import { BookingRecords, statementRecords } from '@/ledger/as-of';
+import { buildLedger, Ledger } from '@/ledger/booking-ledger';
+import { LedgerService } from '@/ledger/ledger.service';
 import { StatementView } from './dto/statement.view';
-import { buildLedger, Ledger } from './statement-ledger';
 import { parseStatementQuery, RawStatementQuery, StatementQuery } from './statement-query';
 import { STATEMENT_QUERY_INVALID } from './statements.errors';
-import { STATEMENT_SQL, statementParams, StatementRow } from './statements.sql';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -41,22 +40,22 @@ const ENTRIES_SHEET: XlsxSheet = {
 
 /** The statement with the figures it was built from, for the view and the files. */
 interface Statement {
-  row: StatementRow;
+  row: BookingRecords;
   query: StatementQuery;
   ledger: Ledger;
   interest: InterestFigures;
 }
 
 /**
- * GET /bookings/{id}/statement (docs/statement.md): the ledger of one booking from one statement
- * (STATEMENT_SQL) built by the pure statement-ledger.ts, with the interest figures of
- * InterestService at asOf; served as JSON, as the printed PDF (documents) or as XLSX (the
+ * GET /bookings/{id}/statement (docs/statement.md): the ledger of one booking from its records
+ * (the ledger's), built by the ledger's pure booking-ledger.ts, with the interest figures of
+ * InterestService at asOf from the same records; served as JSON, as the printed PDF (documents) or as XLSX (the
  * export's writer). Read-only, through the request's transaction.
  */
 @Injectable()
 export class StatementsService {
   constructor(
-    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly ledger: LedgerService,
     private readonly interest: InterestService,
     private readonly documents: StatementDocumentsService,
     private readonly spreadsheets: SpreadsheetsService,
@@ -77,22 +76,17 @@ export class StatementsService {
         errors.map((e) => `${e.field} ${e.message}`).join('; '),
       );
     }
-    const [row] = await this.txHost.tx.query<StatementRow[]>(
-      STATEMENT_SQL,
-      statementParams({
-        tenantId: tenant.tenantId,
-        bookingId,
-        payerId: query.payerId,
-        timezone: tenant.timezone,
-        to: query.to,
-      }),
-    );
+    // Every record, not only those through `to`: interest at asOf needs what followed `to`.
+    const row = await this.ledger.booking(tenant, bookingId);
     if (!row) throw BOOKING_NOT_FOUND.error(bookingId);
     const ledger = buildLedger(
-      { buyerName: row.buyer_name, demands: row.demands, receipts: row.receipts },
+      { buyerName: row.buyer_name, ...statementRecords(row, query.payerId) },
       query,
     );
-    const interest = await this.interest.figures(tenant, bookingId, query.asOf, query.payerId);
+    const interest = payerFigures(
+      await this.interest.fromRecords(tenant, row, query.asOf),
+      query.payerId,
+    );
     const statement: Statement = { row, query, ledger, interest };
     const view = toView(statement, tenant);
     if (query.format === 'json') return view;

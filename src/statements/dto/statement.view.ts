@@ -1,6 +1,6 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { MoneyView } from '@/common/money/money.view';
-import { ENTRY_KINDS, EntryKind } from '@/statements/statement-ledger';
+import { ENTRY_KINDS, EntryKind } from '@/ledger/booking-ledger';
 
 /**
  * Money or null. OpenAPI 3.0's `nullable` beside a `$ref` does not admit null (it only widens a

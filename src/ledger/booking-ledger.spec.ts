@@ -6,12 +6,13 @@ import {
   buildLedger,
   compareEntries,
   Ledger,
+  LedgerDemand,
+  LedgerReceipt,
   LedgerRecords,
   receiptParticulars,
-} from './statement-ledger';
-import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
+} from './booking-ledger';
 
-const demand = (overrides: Partial<StatementDemandRow> = {}): StatementDemandRow => ({
+const demand = (overrides: Partial<LedgerDemand> = {}): LedgerDemand => ({
   id: 'd1',
   number: 'DMD/26-27/00001',
   type: 'MILESTONE',
@@ -25,7 +26,7 @@ const demand = (overrides: Partial<StatementDemandRow> = {}): StatementDemandRow
   ...overrides,
 });
 
-const receipt = (overrides: Partial<StatementReceiptRow> = {}): StatementReceiptRow => ({
+const receipt = (overrides: Partial<LedgerReceipt> = {}): LedgerReceipt => ({
   id: 'r1',
   number: 'RCT/26-27/00001',
   date: '2026-04-10',
@@ -40,10 +41,11 @@ const receipt = (overrides: Partial<StatementReceiptRow> = {}): StatementReceipt
   ...overrides,
 });
 
-const records = (
-  demands: StatementDemandRow[],
-  receipts: StatementReceiptRow[] = [],
-): LedgerRecords => ({ buyerName: 'Ananya Iyer', demands, receipts });
+const records = (demands: LedgerDemand[], receipts: LedgerReceipt[] = []): LedgerRecords => ({
+  buyerName: 'Ananya Iyer',
+  demands,
+  receipts,
+});
 
 /** The ledger's figures as plain text, for comparisons. */
 function plain(ledger: Ledger) {
@@ -299,7 +301,7 @@ const paise = (n: number) => new Decimal(n).div(100).toFixed(2);
  * before it; a demand's amount is its payer's share with `payer`), and nothing else.
  */
 function recordsOf(history: History, to: string, payer?: 0 | 1): LedgerRecords {
-  const demands: StatementDemandRow[] = [];
+  const demands: LedgerDemand[] = [];
   history.demands.forEach((d, i) => {
     const share =
       payer === undefined ? d.shares[0] + d.shares[1] : d.shares[payer] > 0 ? d.shares[payer] : 0;
@@ -318,7 +320,7 @@ function recordsOf(history: History, to: string, payer?: 0 | 1): LedgerRecords {
       }),
     );
   });
-  const receipts: StatementReceiptRow[] = [];
+  const receipts: LedgerReceipt[] = [];
   history.receipts.forEach((r, i) => {
     const d = history.demands[r.demand];
     if (day(r.date) > to || (payer !== undefined && r.payer !== payer)) return;

@@ -1,9 +1,9 @@
 import { toPaise } from '@/common/money/paise';
-import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
 
 /**
- * The ledger of a statement of account (docs/statement.md), pure: no database, no clock. From a
- * booking's demands and receipts (STATEMENT_SQL's row) it makes the entries as they happened,
+ * The ledger of a booking as a statement of account shows it (docs/statement.md), pure: no
+ * database, no clock. From a booking's demands and receipts (as-of.ts statementRecords, from
+ * LEDGER_RECORDS_SQL) it makes the entries as they happened,
  * orders them, and sums the running balance, the opening and closing balances and the totals.
  *
  * - DEMAND: a debit on the demand date (INTEREST demands too); DEMAND_CANCELLED: a credit of the
@@ -77,11 +77,47 @@ export interface Ledger {
   totals: LedgerTotals;
 }
 
+/** A demand as the ledger reads it. */
+export interface LedgerDemand {
+  id: string;
+  number: string;
+  type: string;
+  /** demandDate. */
+  date: string;
+  dueDate: string;
+  /** Numeric text: the splits' sum (or the payer's). */
+  amount: string;
+  remarks: string;
+  milestone: string | null;
+  /** The cancel's date in the tenant's zone; null while not cancelled. */
+  cancelledOn: string | null;
+  cancelReason: string | null;
+}
+
+/** A receipt as the ledger reads it. */
+export interface LedgerReceipt {
+  id: string;
+  number: string;
+  /** receivedDate. */
+  date: string;
+  /** Its demand's due date. */
+  dueDate: string;
+  /** Numeric text. */
+  amount: string;
+  mode: string;
+  ref: string;
+  payerType: string;
+  status: string;
+  /** When it left ACTIVE (a bounce's bouncedOn); null while ACTIVE. */
+  statusChangedOn: string | null;
+  statusReason: string | null;
+}
+
 export interface LedgerRecords {
   /** Used for the payer of a BUYER receipt. */
   buyerName: string;
-  demands: readonly StatementDemandRow[];
-  receipts: readonly StatementReceiptRow[];
+  demands: readonly LedgerDemand[];
+  receipts: readonly LedgerReceipt[];
 }
 
 export interface LedgerPeriod {
@@ -112,14 +148,14 @@ const PAYERS: Readonly<Record<string, string>> = {
 };
 
 /** The milestone or remarks of a demand. */
-export function demandParticulars(demand: StatementDemandRow): string {
+export function demandParticulars(demand: LedgerDemand): string {
   if (demand.remarks.trim() !== '') return demand.remarks;
   if (demand.milestone) return `Milestone ${demand.milestone}`;
   return `${demand.type.charAt(0)}${demand.type.slice(1).toLowerCase()} demand`;
 }
 
 /** Payment mode, reference and payer; a TDS receipt as section 194-IA reads it. */
-export function receiptParticulars(receipt: StatementReceiptRow, buyerName: string): string {
+export function receiptParticulars(receipt: LedgerReceipt, buyerName: string): string {
   if (receipt.mode === 'TDS') return `TDS deducted u/s 194-IA, 26QB ${receipt.ref}`;
   const mode = MODES[receipt.mode] ?? receipt.mode;
   const payer = receipt.payerType === 'BUYER' ? buyerName : (PAYERS[receipt.payerType] ?? '');
@@ -127,7 +163,7 @@ export function receiptParticulars(receipt: StatementReceiptRow, buyerName: stri
 }
 
 /** Cancelled or bounced, and why. */
-export function reversalParticulars(receipt: StatementReceiptRow): string {
+export function reversalParticulars(receipt: LedgerReceipt): string {
   const what = receipt.status === 'BOUNCED' ? 'bounced' : 'cancelled';
   const reason = receipt.statusReason ? `: ${receipt.statusReason}` : '';
   return `Receipt ${receipt.number} ${what}${reason}`;

@@ -1,0 +1,163 @@
+/**
+ * The statements of the ledger (docs/ledger.md): what a booking's records are, and the fragments
+ * every set-based statement of "owed on a date" is built from (the ageing, the reminders' due
+ * list). The per-booking readers (statement, interest, letters) apply the same rules in
+ * as-of.ts; test/ledger-agreement.e2e-spec.ts checks on random histories that both agree.
+ */
+
+/**
+ * Everything "owed as of a date" needs of some bookings, one row per booking (none for a booking
+ * that is not the tenant's): the booking, its demands with their splits and its receipts.
+ *
+ * - `$3` (`to`): records dated after it are not read (null: all). A demand counts by its
+ *   demandDate, a receipt by its receivedDate.
+ * - A demand's `cancelledOn` is the date of its cancel in the tenant's zone (`$4`), null while not
+ *   cancelled; a split is `cancelled` when its status is (a demand's cancel cancels its splits).
+ * - A receipt's `statusChangedOn` is when it left ACTIVE (a bounce's bouncedOn).
+ * - Lists are in no particular order but splits, which keep the order they were created in.
+ *
+ * Reads demands by demands_booking_idx, splits by demand_splits_demand_idx and receipts by
+ * receipts_booking_idx. Money is numeric text and dates `YYYY-MM-DD` in the JSON, never floats.
+ */
+export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
+       b.agreement_value::text AS agreement_value,
+       (SELECT coalesce(json_agg(json_build_object(
+                 'id', d.id, 'number', d.demand_number, 'type', d.demand_type,
+                 'date', d.demand_date, 'dueDate', d.due_date,
+                 'remarks', d.remarks, 'milestone', d.milestone_id,
+                 'cancelledOn', CASE WHEN d.status = 'CANCELLED'
+                                     THEN (d.cancelled_at AT TIME ZONE $4::text)::date END,
+                 'cancelReason', d.cancel_reason, 'interestThrough', d.interest_through,
+                 'splits', (SELECT coalesce(json_agg(json_build_object(
+                                     'id', s.id, 'number', s.demand_split_number,
+                                     'payerType', s.payer_type, 'payerId', s.payer_id,
+                                     'amount', s.amount::text,
+                                     'cancelled', s.status = 'CANCELLED')
+                                   ORDER BY length(s.demand_split_number), s.demand_split_number),
+                                   '[]'::json)
+                              FROM demand_splits s
+                             WHERE s.tenant_id = $1 AND s.demand_id = d.id))), '[]'::json)
+          FROM demands d
+         WHERE d.tenant_id = $1 AND d.booking_id = b.id
+           AND ($3::date IS NULL OR d.demand_date <= $3::date)) AS demands,
+       (SELECT coalesce(json_agg(json_build_object(
+                 'id', r.id, 'number', r.receipt_number, 'split', r.demand_split_id,
+                 'demand', r.demand_id, 'dueDate', d.due_date, 'payerId', s.payer_id,
+                 'date', r.received_date, 'amount', r.amount::text,
+                 'mode', r.payment_mode, 'ref', r.transaction_ref, 'payerType', r.payer_type,
+                 'status', r.status, 'statusChangedOn', r.status_changed_on,
+                 'statusReason', r.status_reason)), '[]'::json)
+          FROM receipts r
+          JOIN demand_splits s ON s.tenant_id = $1 AND s.id = r.demand_split_id
+          JOIN demands d ON d.tenant_id = $1 AND d.id = r.demand_id
+         WHERE r.tenant_id = $1 AND r.booking_id = b.id
+           AND ($3::date IS NULL OR r.received_date <= $3::date)) AS receipts
+  FROM bookings b
+ WHERE b.tenant_id = $1 AND b.id = ANY ($2::uuid[])`;
+
+export interface LedgerSplitRow {
+  id: string;
+  number: string;
+  payerType: string;
+  payerId: string;
+  /** Numeric text. */
+  amount: string;
+  cancelled: boolean;
+}
+
+export interface LedgerDemandRow {
+  id: string;
+  number: string;
+  type: string;
+  /** demandDate. */
+  date: string;
+  dueDate: string;
+  remarks: string;
+  milestone: string | null;
+  /** The cancel's date in the tenant's zone; null while not cancelled. */
+  cancelledOn: string | null;
+  cancelReason: string | null;
+  /** INTEREST demands: the last day they bill; null otherwise. */
+  interestThrough: string | null;
+  splits: LedgerSplitRow[];
+}
+
+export interface LedgerReceiptRow {
+  id: string;
+  number: string;
+  /** Its demand split. */
+  split: string;
+  demand: string;
+  /** Its demand's due date. */
+  dueDate: string;
+  /** Its split's payer. */
+  payerId: string;
+  /** receivedDate. */
+  date: string;
+  /** Numeric text. */
+  amount: string;
+  mode: string;
+  ref: string;
+  payerType: string;
+  status: string;
+  /** When it left ACTIVE (a bounce's bouncedOn); null while ACTIVE. */
+  statusChangedOn: string | null;
+  statusReason: string | null;
+}
+
+export interface LedgerRecordsRow {
+  id: string;
+  booking_number: string;
+  unit_id: string;
+  buyer_name: string;
+  status: string;
+  /** Numeric text; null when the booking has none. */
+  agreement_value: string | null;
+  demands: LedgerDemandRow[];
+  receipts: LedgerReceiptRow[];
+}
+
+export const ledgerRecordsParams = (p: {
+  tenantId: string;
+  bookingIds: readonly string[];
+  /** `YYYY-MM-DD`: nothing dated after it is read; undefined reads everything. */
+  to?: string;
+  /** The tenant's IANA zone: the date a demand was cancelled. */
+  timezone: string;
+}): unknown[] => [p.tenantId, p.bookingIds, p.to ?? null, p.timezone];
+
+// ---------------------------------------------------------------------------------------------
+// Fragments of set-based statements (the same rules as as-of.ts, in SQL)
+
+/**
+ * Per split, the receipts whose standing on `asOf` differs from now (a CTE body, joined as `m`):
+ * minus ACTIVE ones received after asOf, plus ones received by asOf that left ACTIVE after it.
+ * Together with a split's `paid_amount` (what its ACTIVE receipts pay now, kept in the same
+ * transaction as every receipt write) that is what it had been paid on asOf, from a handful of
+ * rows instead of every receipt of the tenant (receipts_default_sort_idx,
+ * receipts_left_active_idx). `scope` narrows both scans (`AND r.booking_id = $2`); `$1` is the
+ * tenant.
+ */
+export const movedReceipts = (asOf: string, scope = ''): string => `
+         SELECT demand_split_id, sum(amount) AS amount
+           FROM (SELECT r.demand_split_id, -r.amount AS amount
+                   FROM receipts r
+                  WHERE r.tenant_id = $1 AND r.received_date > ${asOf} AND r.status = 'ACTIVE'${scope}
+                 UNION ALL
+                 SELECT r.demand_split_id, r.amount
+                   FROM receipts r
+                  WHERE r.tenant_id = $1 AND r.status <> 'ACTIVE'
+                    AND r.status_changed_on > ${asOf} AND r.received_date <= ${asOf}${scope}) m
+          GROUP BY demand_split_id`;
+
+/**
+ * The split `s` of demand `d` exists and owes on asOf: its demand is dated on or before asOf, and
+ * it is not cancelled, or its demand was cancelled after asOf (the cancel's date in the zone).
+ */
+export const owesOn = (asOf: string, timezone: string): string =>
+  `d.demand_date <= ${asOf}
+            AND (s.status <> 'CANCELLED'
+                 OR (d.cancelled_at AT TIME ZONE ${timezone})::date > ${asOf})`;
+
+/** What split `s` owes on asOf, with `m` its moved receipts. */
+export const OUTSTANDING = `s.amount - s.paid_amount - coalesce(m.amount, 0)`;
