@@ -103,6 +103,33 @@ export function splitsOwingOn(
   );
 }
 
+/**
+ * What each split counts for towards what the booking owes on asOf (paise): its amount when it
+ * owes then, less what its receipts had paid it then. A split that does not owe but was paid
+ * something (money received before its demand's date: an advance) counts negative, as the
+ * statement of account's credits do; the ageing's SQL (ledger.sql.ts balanceOn) sums the same.
+ */
+export function splitBalances(
+  records: Pick<BookingRecords, 'demands' | 'receipts'>,
+  asOf: string,
+): { demand: LedgerDemandRow; split: LedgerSplitRow; balance: bigint }[] {
+  const paid = new Map<string, bigint>();
+  for (const r of records.receipts) {
+    if (receiptPaidOn(r, asOf)) paid.set(r.split, (paid.get(r.split) ?? 0n) + toPaise(r.amount));
+  }
+  return records.demands.flatMap((demand) =>
+    demand.splits
+      .map((split) => ({
+        demand,
+        split,
+        balance:
+          (splitOwesOn(demand, split, asOf) ? toPaise(split.amount) : 0n) -
+          (paid.get(split.id) ?? 0n),
+      }))
+      .filter((s) => s.balance !== 0n || splitOwesOn(s.demand, s.split, asOf)),
+  );
+}
+
 /** What the splits owe in all, and the part due before asOf (overdue), in paise. */
 export function owedTotals(
   splits: readonly SplitStanding[],

@@ -159,5 +159,17 @@ export const owesOn = (asOf: string, timezone: string): string =>
             AND (s.status <> 'CANCELLED'
                  OR (d.cancelled_at AT TIME ZONE ${timezone})::date > ${asOf})`;
 
-/** What split `s` owes on asOf, with `m` its moved receipts. */
+/** What split `s` owes on asOf, with `m` its moved receipts, when it owes then (owesOn). */
 export const OUTSTANDING = `s.amount - s.paid_amount - coalesce(m.amount, 0)`;
+
+/**
+ * Split `s` counts towards what the booking owes on asOf: it owes then, or its receipts had paid
+ * it something then although it does not owe (money received before its demand's date, an
+ * advance). Its balance: its amount when it owes, less what it had been paid. The statement of
+ * account sums the same (a receipt is a credit from the day it was received).
+ */
+export const countsOn = (asOf: string, timezone: string): string =>
+  `(${owesOn(asOf, timezone)} OR s.paid_amount + coalesce(m.amount, 0) <> 0)`;
+
+export const balanceOn = (asOf: string, timezone: string): string =>
+  `CASE WHEN ${owesOn(asOf, timezone)} THEN s.amount ELSE 0 END - s.paid_amount - coalesce(m.amount, 0)`;

@@ -1,5 +1,5 @@
 /** The one statement of the ageing report (docs/receivables.md), its row type and parameters. */
-import { movedReceipts, OUTSTANDING, owesOn } from '@/ledger/ledger.sql';
+import { balanceOn, countsOn, movedReceipts } from '@/ledger/ledger.sql';
 
 /**
  * The ageing of what is outstanding on `asOf`, in one statement: totals by bucket, the number of
@@ -14,6 +14,9 @@ import { movedReceipts, OUTSTANDING, owesOn } from '@/ledger/ledger.sql';
  *   of the tenant; each part has its index (receipts_default_sort_idx, receipts_left_active_idx).
  * - A split exists on asOf when its demand is dated on or before asOf; it owes when it is not
  *   cancelled, or its demand was cancelled after asOf (the cancel's date in the tenant's zone).
+ * - Money received before its demand's date (an advance on a demand not dated yet on asOf)
+ *   counts from the day it was received, as a negative balance of its split, as in the
+ *   statement of account.
  * - Outstanding per split = amount - what it had been paid on asOf; its bucket is
  *   `width_bucket(asOf - dueDate, thresholds)` with thresholds 1, e1+1, ..., ek+1: 0 = NOT_DUE,
  *   i = the i-th range.
@@ -29,11 +32,11 @@ export const AGEING_SQL = `WITH moved AS (${movedReceipts('$2::date')}),
                   WHEN 'demandType' THEN d.demand_type
                 END AS key,
                 width_bucket($2::date - d.due_date, $3::int[]) AS bucket,
-                ${OUTSTANDING} AS outstanding
+                ${balanceOn('$2::date', '$5::text')} AS outstanding
            FROM demand_splits s
            JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
            LEFT JOIN moved m ON m.demand_split_id = s.id
-          WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND ${owesOn('$2::date', '$5::text')}),
+          WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND ${countsOn('$2::date', '$5::text')}),
        cells AS (
          SELECT key, bucket, sum(outstanding) AS amount FROM owed GROUP BY key, bucket),
        totals AS (
