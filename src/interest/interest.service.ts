@@ -21,6 +21,7 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { BookingRecords } from '@/ledger/as-of';
 import { LedgerService } from '@/ledger/ledger.service';
 import { BookingInterestView } from './dto/booking-interest.view';
+import { planInterestDemand } from './interest-demand';
 import { interestRow } from './interest-records';
 import { InterestDemandRequest } from './dto/interest-demand.request';
 import { InterestWaiverRequest } from './dto/interest-waiver.request';
@@ -33,8 +34,6 @@ import {
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
 import {
-  dayNumber,
-  dayText,
   PayerInterest,
   payerInterest,
   prepareTerms,
@@ -256,44 +255,33 @@ export class InterestService {
       throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     }
     await this.lockBooking(tenant, bookingId, { refuseCancelled: true });
-    const interest = await this.compute(tenant, bookingId, body.asOf, 'recorded');
-    if (!interest.enabled) throw INTEREST_DISABLED.error();
-    if (interest.demandedThrough !== null && body.asOf <= interest.demandedThrough) {
+    const plan = planInterestDemand(
+      await this.compute(tenant, bookingId, body.asOf, 'recorded'),
+      body.asOf,
+    );
+    if (plan.kind === 'DISABLED') throw INTEREST_DISABLED.error();
+    if (plan.kind === 'ALREADY_DEMANDED') {
       throw INTEREST_ALREADY_DEMANDED.errorWith(
-        { errors: [{ field: 'asOf', message: `must be after ${interest.demandedThrough}` }] },
+        { errors: [{ field: 'asOf', message: `must be after ${plan.through}` }] },
         body.asOf,
-        interest.demandedThrough,
+        plan.through,
       );
     }
-    const due = interest.payers.filter((p) => p.due.gt(0));
-    if (due.length === 0) throw NO_INTEREST_DUE.error(body.asOf);
-
-    const payerType = new Map<string, string>();
-    for (const { split } of interest.splits) {
-      if (!payerType.has(split.payerId)) payerType.set(split.payerId, split.payerType);
-    }
-    const firstCharged = interest.splits
-      .flatMap((s) => s.interest.periods.map((p) => p.from))
-      .sort()[0];
-    const from =
-      interest.demandedThrough !== null
-        ? dayText(dayNumber(interest.demandedThrough) + 1)
-        : (firstCharged ?? body.asOf);
-    const total = due.reduce((a, p) => a.plus(p.due), new Decimal(0));
+    if (plan.kind === 'NOTHING_DUE') throw NO_INTEREST_DUE.error(body.asOf);
     const request: CreateDemandRequest = {
       booking: bookingId,
       milestone: null,
       demandType: 'INTEREST',
-      // Two decimals and at most 15 significant digits: the number prints back exactly.
-      totalAmount: total.toNumber(),
+      // The demand's request carries JSON numbers: two decimals and at most 15 significant
+      // digits print back exactly.
+      totalAmount: Number(plan.total),
       dueDate: body.dueDate,
       demandDate: now,
-      remarks: `Interest on late payment, ${from} to ${body.asOf}`,
-      splits: due.map((p) => ({
-        payerType: (payerType.get(p.payerId) ??
-          'BUYER') as CreateDemandRequest['splits'][number]['payerType'],
+      remarks: `Interest on late payment, ${plan.from} to ${body.asOf}`,
+      splits: plan.splits.map((p) => ({
+        payerType: p.payerType as CreateDemandRequest['splits'][number]['payerType'],
         payerId: p.payerId,
-        amount: p.due.toNumber(),
+        amount: Number(p.amount),
       })),
     };
     return this.demands.create(tenant, request, { interestThrough: body.asOf });

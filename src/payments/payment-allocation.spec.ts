@@ -1,5 +1,12 @@
 import Decimal from 'decimal.js';
-import { allocateOldestFirst, firstRepeated, outstanding, total } from './payment-allocation';
+import {
+  allocateOldestFirst,
+  firstRepeated,
+  ListedSplit,
+  outstanding,
+  refuseListed,
+  total,
+} from './payment-allocation';
 
 const d = (v: string) => new Decimal(v);
 const shown = (parts: { splitId: string; amount: Decimal }[] | null) =>
@@ -50,5 +57,49 @@ describe('payment allocation', () => {
   it('finds a split listed twice, whatever the case of its id', () => {
     expect(firstRepeated(['A1', 'b2', 'a1'])).toBe('a1');
     expect(firstRepeated(['a', 'b'])).toBeNull();
+  });
+});
+
+describe('refuseListed', () => {
+  const owner = { bookingId: 'B1', payerId: 'P1' };
+  const split = (id: string, overrides: Partial<ListedSplit> = {}): [string, ListedSplit] => [
+    id,
+    { id, bookingId: 'b1', payerId: 'p1', cancelled: false, pending: d('100.00'), ...overrides },
+  ];
+  const splits = new Map([
+    split('s1'),
+    split('s2', { bookingId: 'b2' }),
+    split('s3', { payerId: 'p2' }),
+    split('s4', { cancelled: true }),
+    split('s5', { pending: d('10.00') }),
+  ]);
+  const part = (splitId: string, amount = '1.00') => ({ splitId, amount: d(amount) });
+
+  it('accepts splits of the booking and payer that owe at least their part (ids any case)', () => {
+    expect(refuseListed([part('S1', '100.00'), part('s5', '10.00')], splits, owner)).toBeNull();
+  });
+
+  it.each([
+    ['missing', 'it was not found'],
+    ['s2', 'it is of another booking'],
+    ['s3', 'it is of another payer'],
+    ['s4', 'it is cancelled'],
+  ])('refuses %s: %s', (id, why) => {
+    expect(refuseListed([part('s1'), part(id)], splits, owner)).toEqual({
+      kind: 'INVALID',
+      splitId: id,
+      why,
+    });
+  });
+
+  it('refuses a part above its pending amount, but only once every split is valid', () => {
+    expect(refuseListed([part('s5', '10.01')], splits, owner)).toMatchObject({
+      kind: 'EXCEEDS',
+      splitId: 's5',
+    });
+    expect(refuseListed([part('s5', '10.01'), part('s4')], splits, owner)).toMatchObject({
+      kind: 'INVALID',
+      splitId: 's4',
+    });
   });
 });

@@ -51,3 +51,55 @@ export function firstRepeated(ids: readonly string[]): string | null {
   }
   return null;
 }
+
+/** A listed split as the payment reads it under its lock. */
+export interface ListedSplit {
+  id: string;
+  bookingId: string;
+  payerId: string;
+  cancelled: boolean;
+  pending: Decimal;
+}
+
+/** Why a listed allocation cannot be recorded, the first reason found (in the order listed). */
+export type ListedRefusal =
+  | { kind: 'INVALID'; splitId: string; why: string }
+  | { kind: 'EXCEEDS'; splitId: string; amount: Decimal; pending: Decimal };
+
+/**
+ * Whether `parts` may be recorded as listed for `payerId` on `bookingId`, given the listed splits
+ * read under their locks (by lower-case id): each split must exist, be of that booking and payer
+ * and not be cancelled (every part checked for that first), then no part may exceed its split's
+ * pending amount. Null when all may be recorded. Ids compare case-insensitively.
+ */
+export function refuseListed(
+  parts: readonly Part[],
+  splits: ReadonlyMap<string, ListedSplit>,
+  owner: { bookingId: string; payerId: string },
+): ListedRefusal | null {
+  for (const part of parts) {
+    const split = splits.get(part.splitId.toLowerCase());
+    const why = !split
+      ? 'it was not found'
+      : split.bookingId.toLowerCase() !== owner.bookingId.toLowerCase()
+        ? 'it is of another booking'
+        : split.payerId.toLowerCase() !== owner.payerId.toLowerCase()
+          ? 'it is of another payer'
+          : split.cancelled
+            ? 'it is cancelled'
+            : null;
+    if (why !== null) return { kind: 'INVALID', splitId: part.splitId, why };
+  }
+  for (const part of parts) {
+    const split = splits.get(part.splitId.toLowerCase()) as ListedSplit;
+    if (part.amount.gt(split.pending)) {
+      return {
+        kind: 'EXCEEDS',
+        splitId: part.splitId,
+        amount: part.amount,
+        pending: split.pending,
+      };
+    }
+  }
+  return null;
+}

@@ -18,9 +18,11 @@ import {
 import {
   allocateOldestFirst,
   firstRepeated,
+  ListedSplit,
   OpenSplit,
   outstanding,
   Part,
+  refuseListed,
   total,
 } from './payment-allocation';
 import {
@@ -157,35 +159,21 @@ export class PaymentsService {
       LOCK_LISTED_SPLITS_SQL,
       splitIdsParams({ tenantId: tenant.tenantId, splitIds: ids }),
     );
-    const rows = new Map(
-      (await this.lockDemandsAndRead(tenant, ids)).map((r) => [r.id.toLowerCase(), r]),
-    );
-    for (const part of parts) {
-      const row = rows.get(part.splitId);
-      if (!row) throw invalid(part.splitId, 'it was not found');
-      if (row.booking_id !== bookingId.toLowerCase())
-        throw invalid(part.splitId, 'it is of another booking');
-      if (row.payer_id !== payerId.toLowerCase()) {
-        throw invalid(part.splitId, 'it is of another payer');
-      }
-      if (row.status === 'CANCELLED' || row.demand_status === 'CANCELLED') {
-        throw invalid(part.splitId, 'it is cancelled');
-      }
-    }
-    for (const part of parts) {
-      const split = toOpenSplit(rows.get(part.splitId) as PaymentSplitRow);
-      if (part.amount.gt(split.pending)) {
-        throw PAYMENT_EXCEEDS_OUTSTANDING.errorWith(
-          {
-            errors: [
-              { field: 'allocation', message: `exceeds the pending amount of ${part.splitId}` },
-            ],
-          },
-          part.amount.toFixed(2),
-          split.pending.toFixed(2),
-          `demand split ${part.splitId}`,
-        );
-      }
+    const rows = await this.lockDemandsAndRead(tenant, ids);
+    const splits = new Map(rows.map((r) => [r.id.toLowerCase(), toListedSplit(r)]));
+    const refusal = refuseListed(parts, splits, { bookingId, payerId });
+    if (refusal?.kind === 'INVALID') throw invalid(refusal.splitId, refusal.why);
+    if (refusal?.kind === 'EXCEEDS') {
+      throw PAYMENT_EXCEEDS_OUTSTANDING.errorWith(
+        {
+          errors: [
+            { field: 'allocation', message: `exceeds the pending amount of ${refusal.splitId}` },
+          ],
+        },
+        refusal.amount.toFixed(2),
+        refusal.pending.toFixed(2),
+        `demand split ${refusal.splitId}`,
+      );
     }
     return parts;
   }
@@ -200,6 +188,16 @@ export class PaymentsService {
     await this.txHost.tx.query<LockedIdRow[]>(LOCK_SPLIT_DEMANDS_SQL, params);
     return this.txHost.tx.query<PaymentSplitRow[]>(PAYMENT_SPLITS_SQL, params);
   }
+}
+
+function toListedSplit(row: PaymentSplitRow): ListedSplit {
+  return {
+    id: row.id,
+    bookingId: row.booking_id,
+    payerId: row.payer_id,
+    cancelled: row.status === 'CANCELLED' || row.demand_status === 'CANCELLED',
+    pending: new Decimal(row.amount).minus(row.paid_amount),
+  };
 }
 
 function toOpenSplit(row: PaymentSplitRow): OpenSplit {
