@@ -21,6 +21,7 @@ const ROOMS = [
   'housekeeping',
   'http',
   'interest',
+  'ledger',
   'letters',
   'numbering',
   'payments',
