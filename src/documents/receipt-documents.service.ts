@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { TenantContext } from '@/common/tenant-context';
 import { ReceiptsService } from '@/receipts/receipts.service';
 import { TenantsService } from '@/http/tenancy/tenants.service';
-import { DOWNLOAD_INVALID } from './documents.errors';
+import { validationFailed } from '@/http/errors/validation';
 import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
 
 export interface DocumentQuery {
@@ -74,7 +74,7 @@ function parseDownload(raw: unknown): boolean {
       : undefined;
   if (value === undefined) {
     const errors = [{ field: 'download', message: 'must be one of 1, 0, true, false' }];
-    throw DOWNLOAD_INVALID.errorWith({ errors });
+    throw validationFailed(errors);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { validationFailed } from '@/http/errors/validation';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -20,7 +21,7 @@ import { TenantsService } from '@/http/tenancy/tenants.service';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
-import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
+import { EXPORT_BUSY, EXPORT_TOO_LARGE } from './exports.errors';
 import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
 import { CrlfRows } from './crlf-rows';
 import { drained, writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
@@ -257,10 +258,7 @@ function parseFormat(raw: unknown): ExportFormat {
   const format = EXPORT_FORMATS.find((f) => f === raw);
   if (format === undefined) {
     const message = `must be one of ${EXPORT_FORMATS.join(', ')}`;
-    throw EXPORT_FORMAT_INVALID.errorWith(
-      { errors: [{ field: 'format', message }] },
-      EXPORT_FORMATS,
-    );
+    throw validationFailed([{ field: 'format', message }]);
   }
   return format;
 }

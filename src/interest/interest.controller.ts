@@ -38,12 +38,12 @@ import {
   INTEREST_ALREADY_DEMANDED,
   INTEREST_DISABLED,
   INTEREST_POLICY_CHANGED,
-  INTEREST_REQUEST_INVALID,
   NO_INTEREST_DUE,
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
 import { InterestPolicyService, PolicyWithEtag } from './interest-policy.service';
 import { InterestService } from './interest.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 const ETAG_HEADER = {
   ETag: {
@@ -134,7 +134,7 @@ export class InterestController {
       'asOf; due = accrued - demanded - waived, never below 0. A disabled policy: accrued and due ' +
       '0, demanded and waived as recorded. A bad asOf is 400 VALIDATION_FAILED naming it.',
     scopes: ['receipts:read'],
-    problems: [INTEREST_REQUEST_INVALID, BOOKING_NOT_FOUND],
+    problems: [BOOKING_NOT_FOUND],
     replicaRead: true,
   })
   @ApiIdParam('Booking id.')
@@ -162,7 +162,7 @@ export class InterestController {
       "Raises one demand of demandType INTEREST, dated today, with interestThrough = asOf and one split per payer with interest due (that amount), numbered like any demand, its remarks naming the period. Due is as GET /bookings/{id}/interest shows it at asOf, counting every interest demand not cancelled and every waiver already recorded, so no interest is billed twice. asOf after today is 400; 422 INTEREST_DISABLED while the policy is disabled; 422 INTEREST_ALREADY_DEMANDED when asOf is not after the latest interestThrough of the booking's interest demands that are not cancelled; 422 NO_INTEREST_DUE when nothing is due; 409 BOOKING_CANCELLED. Cancelling the demand (POST /demands/{id}/cancel) makes its amount due again. Writes a demand.created event.",
     scopes: ['receipts:write'],
     problems: [
-      INTEREST_REQUEST_INVALID,
+      VALIDATION_FAILED,
       BOOKING_NOT_FOUND,
       BOOKING_CANCELLED,
       INTEREST_DISABLED,

@@ -25,7 +25,6 @@ import { InterestWaiverView } from './dto/interest-waiver.view';
 import {
   INTEREST_ALREADY_DEMANDED,
   INTEREST_DISABLED,
-  INTEREST_REQUEST_INVALID,
   NO_INTEREST_DUE,
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
@@ -52,6 +51,7 @@ import {
   LockedBookingRow,
   WaiverRow,
 } from './interest.sql';
+import { validationFailed } from '@/http/errors/validation';
 
 /**
  * Which interest demands and waivers count against what accrued:
@@ -149,10 +149,7 @@ const today = (tenant: TenantContext) =>
   formatLocalDate(localDateInZone(new Date(), tenant.timezone));
 
 function invalid(errors: FieldError[]) {
-  return INTEREST_REQUEST_INVALID.errorWith(
-    { errors },
-    errors.map((e) => `${e.field} ${e.message}`).join('; '),
-  );
+  return validationFailed(errors);
 }
 
 /**

@@ -15,21 +15,15 @@ import { InterestService, payerFigures } from '@/interest/interest.service';
 import { ReceivablesService } from '@/receivables/receivables.service';
 import { LetterView } from './dto/letter.view';
 import { composeLetter, LetterInput } from './letter';
-import {
-  LETTER_DEMAND_CANCELLED,
-  LETTER_PAYER_NOT_FOUND,
-  LETTERS_QUERY_INVALID,
-} from './letters.errors';
+import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
 import { parseLetterQuery, RawLetterQuery } from './letters-query';
+import { validationFailed } from '@/http/errors/validation';
 
 export const today = (tenant: TenantContext): string =>
   formatLocalDate(localDateInZone(new Date(), tenant.timezone));
 
 export function invalid(errors: FieldError[]) {
-  return LETTERS_QUERY_INVALID.errorWith(
-    { errors },
-    errors.map((e) => `${e.field} ${e.message}`).join('; '),
-  );
+  return validationFailed(errors);
 }
 
 /** The DemandMeta part of a demand view (a letter carries no splits). */

@@ -39,14 +39,9 @@ import {
   ReminderRunView,
 } from './dto/reminders.view';
 import { HoldsService } from './holds.service';
-import {
-  HOLD_ACTIVE,
-  HOLD_ENDED,
-  HOLD_NOT_FOUND,
-  LETTERS_QUERY_INVALID,
-  REMINDER_POLICY_CHANGED,
-} from './letters.errors';
+import { HOLD_ACTIVE, HOLD_ENDED, HOLD_NOT_FOUND, REMINDER_POLICY_CHANGED } from './letters.errors';
 import { DUE_PAGE, ReminderPolicyWithEtag, RemindersService } from './reminders.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 const ETAG_HEADER = {
   ETag: {
@@ -91,7 +86,7 @@ export class RemindersController {
     description:
       'Both fields required; unknown fields refused. At most 10 steps, names unique (upper-case letters, digits, _), offsetDays -60..365; else 400 VALIDATION_FAILED. Steps are kept in offset order. Send If-Match with the ETag of a GET (412 on mismatch). A change is written as a reminder-policy.updated event; a PUT that changes nothing stores nothing.',
     scopes: ['tenant-config:write'],
-    problems: [LETTERS_QUERY_INVALID, REMINDER_POLICY_CHANGED],
+    problems: [REMINDER_POLICY_CHANGED],
   })
   @ApiHeader({
     name: 'If-Match',
@@ -115,7 +110,7 @@ export class RemindersController {
     summary: 'The reminders due on asOf, for the whole tenant, by due date.',
     description: `${DUE_RULE} pending is what the split owes at asOf; interestDue the payer's interest due on the booking (GET /bookings/{id}/interest). A bad asOf, page or size is 400 VALIDATION_FAILED naming it.`,
     scopes: ['receipts:read'],
-    problems: [LETTERS_QUERY_INVALID],
+    problems: [VALIDATION_FAILED],
   })
   @ApiQuery({
     name: 'asOf',
@@ -154,7 +149,7 @@ export class RemindersController {
     summary: 'Send every reminder due on asOf: record each once and write a reminder.due event.',
     description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED.`,
     scopes: ['receipts:write'],
-    problems: [LETTERS_QUERY_INVALID],
+    problems: [VALIDATION_FAILED],
     idempotent: true,
   })
   @ApiBody({ type: ReminderRunRequest, required: false })
@@ -187,7 +182,7 @@ export class RemindersController {
     description:
       'From today until until (inclusive; none: until ended), no reminder of the booking is due: runs count them in skippedHeld. A booking has one active hold at a time: 409 HOLD_ACTIVE. until before today is 400 VALIDATION_FAILED. Writes collection-hold.created.',
     scopes: ['receipts:write'],
-    problems: [LETTERS_QUERY_INVALID, BOOKING_NOT_FOUND, HOLD_ACTIVE],
+    problems: [BOOKING_NOT_FOUND, HOLD_ACTIVE],
     idempotent: true,
   })
   @ApiIdParam('Booking id.')

@@ -7,7 +7,6 @@ import { TenantContext } from '@/common/tenant-context';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { bucketLabels, parseAgeingQuery, RawAgeingQuery } from './ageing-query';
 import { AgeingView } from './dto/ageing.view';
-import { AGEING_QUERY_INVALID } from './receivables.errors';
 import {
   AGEING_SQL,
   ageingParams,
@@ -16,6 +15,7 @@ import {
   bookingDuesParams,
   BookingDueRow,
 } from './receivables.sql';
+import { validationFailed } from '@/http/errors/validation';
 
 /** What buyers owe: read-only, one statement per report, through the request's transaction. */
 @Injectable()
@@ -28,10 +28,7 @@ export class ReceivablesService {
     const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
     const query = parseAgeingQuery(raw, today, errors);
     if (errors.length > 0) {
-      throw AGEING_QUERY_INVALID.errorWith(
-        { errors },
-        errors.map((e) => `${e.field} ${e.message}`).join('; '),
-      );
+      throw validationFailed(errors);
     }
     const [row] = await this.txHost.tx.query<AgeingRow[]>(
       AGEING_SQL,

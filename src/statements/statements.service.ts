@@ -16,8 +16,8 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { StatementView } from './dto/statement.view';
 import { buildLedger, Ledger } from './statement-ledger';
 import { parseStatementQuery, RawStatementQuery, StatementQuery } from './statement-query';
-import { STATEMENT_QUERY_INVALID } from './statements.errors';
 import { STATEMENT_SQL, statementParams, StatementRow } from './statements.sql';
+import { validationFailed } from '@/http/errors/validation';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -72,10 +72,7 @@ export class StatementsService {
     const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
     const query = parseStatementQuery(raw, today, errors);
     if (errors.length > 0) {
-      throw STATEMENT_QUERY_INVALID.errorWith(
-        { errors },
-        errors.map((e) => `${e.field} ${e.message}`).join('; '),
-      );
+      throw validationFailed(errors);
     }
     const [row] = await this.txHost.tx.query<StatementRow[]>(
       STATEMENT_SQL,
