@@ -10,14 +10,8 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiIfMatch, etagHeader, sendEtag } from '@/http/etag';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
@@ -41,23 +35,11 @@ import {
   NO_INTEREST_DUE,
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
-import { InterestPolicyService, PolicyWithEtag } from './interest-policy.service';
+import { InterestPolicyService } from './interest-policy.service';
 import { InterestService } from './interest.service';
 import { VALIDATION_FAILED } from '@/http/errors/validation';
 
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Version of this policy; send it as If-Match on PUT.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  },
-};
-
-const withEtag =
-  (res: Response) =>
-  ({ view, etag }: PolicyWithEtag) => {
-    res.setHeader('ETag', etag);
-    return view;
-  };
+const ETAG_HEADER = etagHeader('policy');
 
 const RULE =
   'Per split of a covered demand and payer, with start = dueDate + graceDays: the part paid on ' +
@@ -85,7 +67,7 @@ export class InterestController {
   })
   @ApiOkResponse({ type: InterestPolicyView, headers: ETAG_HEADER })
   getPolicy(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
-    return this.policies.get(tenant).then(withEtag(res));
+    return this.policies.get(tenant).then(sendEtag(res));
   }
 
   @Put('tenant/interest-policy')
@@ -96,12 +78,7 @@ export class InterestController {
     scopes: ['tenant-config:write'],
     problems: [INTEREST_POLICY_CHANGED],
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  })
+  @ApiIfMatch()
   @ApiBody({ type: InterestPolicyRequest, examples: INTEREST_POLICY_EXAMPLES })
   @ApiOkResponse({ type: InterestPolicyView, headers: ETAG_HEADER })
   replacePolicy(
@@ -110,7 +87,7 @@ export class InterestController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.policies.replace(tenant, body, ifMatch).then(withEtag(res));
+    return this.policies.replace(tenant, body, ifMatch).then(sendEtag(res));
   }
 
   @Get('tenant/interest-policy/history')

@@ -11,10 +11,10 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import { ApiIfMatch, etagHeader, sendEtag } from '@/http/etag';
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiHeader,
   ApiOkResponse,
   ApiParam,
   ApiQuery,
@@ -40,22 +40,10 @@ import {
 } from './dto/reminders.view';
 import { HoldsService } from './holds.service';
 import { HOLD_ACTIVE, HOLD_ENDED, HOLD_NOT_FOUND, REMINDER_POLICY_CHANGED } from './letters.errors';
-import { DUE_PAGE, ReminderPolicyWithEtag, RemindersService } from './reminders.service';
+import { DUE_PAGE, RemindersService } from './reminders.service';
 import { VALIDATION_FAILED } from '@/http/errors/validation';
 
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Version of this policy; send it as If-Match on PUT.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  },
-};
-
-const withEtag =
-  (res: Response) =>
-  ({ view, etag }: ReminderPolicyWithEtag) => {
-    res.setHeader('ETag', etag);
-    return view;
-  };
+const ETAG_HEADER = etagHeader('policy');
 
 const DUE_RULE =
   "A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst).";
@@ -77,7 +65,7 @@ export class RemindersController {
   })
   @ApiOkResponse({ type: ReminderPolicyView, headers: ETAG_HEADER })
   getPolicy(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
-    return this.reminders.policy(tenant).then(withEtag(res));
+    return this.reminders.policy(tenant).then(sendEtag(res));
   }
 
   @Put('tenant/reminder-policy')
@@ -88,12 +76,7 @@ export class RemindersController {
     scopes: ['tenant-config:write'],
     problems: [REMINDER_POLICY_CHANGED],
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  })
+  @ApiIfMatch()
   @ApiBody({ type: ReminderPolicyRequest })
   @ApiOkResponse({ type: ReminderPolicyView, headers: ETAG_HEADER })
   replacePolicy(
@@ -102,7 +85,7 @@ export class RemindersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.reminders.replacePolicy(tenant, body, ifMatch).then(withEtag(res));
+    return this.reminders.replacePolicy(tenant, body, ifMatch).then(sendEtag(res));
   }
 
   @Get('reminders/due')
