@@ -206,7 +206,7 @@ export async function recordReceipt(
   const configs = await query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [tenant.tenantId]);
   const settings = configs[0] ?? null;
   const scheme = resolveScheme(settings, 'receipt');
-  const ctx = numberRenderContext(tenant, scheme, { date });
+  const ctx = numberRenderContext(tenant, scheme, { date }, date);
   const key = counterKey(scheme.parsed, ctx);
   let receiptNumber: string | undefined;
   while (receiptNumber === undefined) {

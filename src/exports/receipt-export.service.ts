@@ -1,4 +1,5 @@
 import { validationFailed } from '@/http/errors/validation';
+import { Clock } from '@/platform/clock/clock';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -10,7 +11,6 @@ import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { TenantContext } from '@/common/tenant-context';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
 import { isDatabaseUnavailable } from '@/platform/lifecycle/database-availability';
@@ -75,6 +75,7 @@ export class ReceiptExportService implements OnModuleDestroy {
   private running = 0;
 
   constructor(
+    private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly tenants: TenantsService,
     private readonly replicas: ReadReplicas,
@@ -218,7 +219,7 @@ export class ReceiptExportService implements OnModuleDestroy {
         copy = client.query(copyTo(copyExportCsvSql(sql, tenant.currency)));
       }
 
-      const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
+      const day = this.clock.today(tenant).replaceAll('-', '');
       res.status(200);
       res.setHeader('Content-Type', MEDIA_TYPES[format]);
       res.setHeader(

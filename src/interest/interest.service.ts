@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import {
-  formatLocalDate,
-  isValidLocalDate,
-  localDateFields,
-  localDateInZone,
-} from '@/common/dates/local-date';
+import { isValidLocalDate, localDateFields } from '@/common/dates/local-date';
 import { decimalFromJson } from '@/common/field-validators';
 import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
@@ -145,9 +141,6 @@ export function payerFigures(interest: BookingInterest, payerId?: string): Inter
   return payer ?? { accrued: zero, demanded: zero, waived: zero, due: zero };
 }
 
-const today = (tenant: TenantContext) =>
-  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
-
 function invalid(errors: FieldError[]) {
   return validationFailed(errors);
 }
@@ -162,6 +155,7 @@ function invalid(errors: FieldError[]) {
 @Injectable()
 export class InterestService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly demands: DemandsService,
     private readonly outbox: OutboxService,
@@ -226,7 +220,7 @@ export class InterestService {
     bookingId: string,
     raw: { asOf?: unknown },
   ): Promise<BookingInterestView> {
-    let asOf = today(tenant);
+    let asOf = this.clock.today(tenant);
     if (raw.asOf !== undefined) {
       const fields = typeof raw.asOf === 'string' ? localDateFields(raw.asOf) : undefined;
       if (!fields || !isValidLocalDate(fields)) {
@@ -243,7 +237,7 @@ export class InterestService {
     bookingId: string,
     body: InterestDemandRequest,
   ): Promise<DemandView> {
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     if (body.asOf > now) {
       throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     }
@@ -298,7 +292,7 @@ export class InterestService {
     body: InterestWaiverRequest,
   ): Promise<InterestWaiverView> {
     const amount = decimalFromJson(body.amount);
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     await this.lockBooking(tenant, bookingId, { refuseCancelled: false });
     const interest = await this.compute(tenant, bookingId, now);
     const payerId = body.payerId.toLowerCase();

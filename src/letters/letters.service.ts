@@ -1,7 +1,7 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { BankService } from '@/bank/bank.service';
@@ -18,9 +18,6 @@ import { composeLetter, LetterInput } from './letter';
 import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
 import { parseLetterQuery, RawLetterQuery } from './letters-query';
 import { validationFailed } from '@/http/errors/validation';
-
-export const today = (tenant: TenantContext): string =>
-  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
 
 export function invalid(errors: FieldError[]) {
   return validationFailed(errors);
@@ -41,6 +38,7 @@ export function demandMeta(demand: DemandView): LetterInput['demand'] {
 @Injectable()
 export class LettersService {
   constructor(
+    private readonly clock: Clock,
     private readonly demands: DemandsService,
     private readonly bookings: BookingsService,
     private readonly receivables: ReceivablesService,
@@ -56,7 +54,7 @@ export class LettersService {
     raw: RawLetterQuery,
   ): Promise<LetterView | StreamableFile> {
     const errors: FieldError[] = [];
-    const query = parseLetterQuery(raw, today(tenant), errors);
+    const query = parseLetterQuery(raw, this.clock.today(tenant), errors);
     if (errors.length > 0) throw invalid(errors);
     const demand = await this.demands.findOne(tenant, demandId);
     if (demand.status === 'CANCELLED') throw LETTER_DEMAND_CANCELLED.error(demandId);

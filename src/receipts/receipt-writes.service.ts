@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
@@ -6,7 +7,7 @@ import { PayerType } from '@/common/domain/enums';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
-import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { formatLocalDate, parseLocalDate } from '@/common/dates/local-date';
 import { DemandsService } from '@/demands/demands.service';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BouncedReceiptView, ReceiptView, toReceiptView } from './dto/receipt.view';
@@ -76,6 +77,7 @@ interface StatusChange {
 @Injectable()
 export class ReceiptWritesService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
@@ -161,7 +163,7 @@ export class ReceiptWritesService {
     id: string,
     body: CancelReceiptRequest,
   ): Promise<ReceiptView> {
-    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const today = this.clock.today(tenant);
     await this.leaveActive(tenant, id, { lockBooking: false }, (receipt) => {
       assertActive(receipt);
       // Read under the receipt's lock, which matching also takes: never cancelled once realised.

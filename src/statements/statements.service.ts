@@ -1,8 +1,8 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money, toMoney } from '@/common/money/money';
 import { paiseText } from '@/common/money/paise';
 import { TenantContext } from '@/common/tenant-context';
@@ -56,6 +56,7 @@ interface Statement {
 @Injectable()
 export class StatementsService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly interest: InterestService,
     private readonly documents: StatementDocumentsService,
@@ -69,7 +70,7 @@ export class StatementsService {
     raw: RawStatementQuery,
   ): Promise<StatementView | StreamableFile> {
     const errors: FieldError[] = [];
-    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const today = this.clock.today(tenant);
     const query = parseStatementQuery(raw, today, errors);
     if (errors.length > 0) {
       throw validationFailed(errors);
