@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { canBounce } from '@/common/domain/payment-modes';
 import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
@@ -49,9 +50,6 @@ import {
 import { ReceiptHooks } from './receipt-hooks';
 import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
-
-/** Only paper instruments (a cheque, a demand draft) can bounce: a transfer cannot fail later. */
-const BOUNCEABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
 
 /** How a receipt leaves ACTIVE. */
 interface StatusChange {
@@ -194,7 +192,7 @@ export class ReceiptWritesService {
     const bankLine = body.bankLine ?? null;
     if (bankLine !== null) await this.hooks.returnHook().lockReturnLine(tenant, id, bankLine);
     const receipt = await this.leaveActive(tenant, id, { lockBooking }, (found) => {
-      if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
+      if (!canBounce(found.payment_mode)) {
         throw RECEIPT_NOT_BOUNCEABLE.error(id, found.payment_mode);
       }
       assertActive(found);
