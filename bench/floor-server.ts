@@ -44,11 +44,8 @@ import { numberRenderContext, resolveScheme } from '@/numbering/numbering.servic
 import { ReceiptView, toReceiptView } from '@/receipts/dto/receipt.view';
 import { ReceiptRow } from '@/receipts/receipts.sql';
 import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
-import {
-  LOCK_OPEN_LINES_OF_AMOUNTS_SQL,
-  NEVER_IN_BANK,
-  openLinesOfAmountsParams,
-} from '@/bank/bank-matching.sql';
+import { LOCK_OPEN_LINES_OF_AMOUNTS_SQL, openLinesOfAmountsParams } from '@/bank/bank-matching.sql';
+import { reachesBank } from '@/common/domain/payment-modes';
 import { pendingAmount } from '@/receipts/payment-status';
 import {
   INSERT_RECEIPT_SQL,
@@ -206,7 +203,7 @@ export async function recordReceipt(
   const configs = await query<NumberingSettings>(NUMBERING_SETTINGS_SQL, [tenant.tenantId]);
   const settings = configs[0] ?? null;
   const scheme = resolveScheme(settings, 'receipt');
-  const ctx = numberRenderContext(tenant, scheme, { date });
+  const ctx = numberRenderContext(tenant, scheme, { date }, date);
   const key = counterKey(scheme.parsed, ctx);
   let receiptNumber: string | undefined;
   while (receiptNumber === undefined) {
@@ -346,7 +343,7 @@ export function floorRoutes(
    * receipt's amount, locked (none in the bench's data, so no match follows).
    */
   const bankCheck = async (query: QueryFn, tenant: TenantContext, view: ReceiptView) => {
-    if (NEVER_IN_BANK.includes(view.paymentMode) || view.transactionRef.trim() === '') return;
+    if (!reachesBank(view.paymentMode) || view.transactionRef.trim() === '') return;
     const amount = new Decimal(view.amount.amount).toFixed(2);
     await query(
       LOCK_OPEN_LINES_OF_AMOUNTS_SQL,

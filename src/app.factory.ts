@@ -44,6 +44,9 @@ export async function createApp(
   app.useBodyParser('json', {
     limit: config.bodyLimit,
     type: ['application/json', 'application/*+json'],
+    // A bare string, number or null is valid JSON: the route says what shape it expected
+    // (VALIDATION_FAILED) instead of the parser calling it malformed.
+    strict: false,
     // Limit applies to the inflated size too (raw-body counts decoded bytes): no zip bombs.
     verify: markInvalidUtf8,
   });

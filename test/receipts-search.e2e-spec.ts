@@ -518,7 +518,7 @@ describe('POST /receipts/search', () => {
         'SEARCH_INVALID_QUERY',
         /two/i,
       ],
-      ['body is not an array', { field: 'amount' }, 'SEARCH_INVALID_BODY', /array/i],
+      ['body is not an array', { field: 'amount' }, 'VALIDATION_FAILED', /array/i],
       [
         'more than 50 filters',
         Array.from({ length: 51 }, () => ({ field: 'amount', query: '1', type: 'GT' })),

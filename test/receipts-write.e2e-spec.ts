@@ -319,7 +319,10 @@ describe('write side: bookings, demands, receipts', () => {
         splits: [{ ...body.splits[0], paid: 5 }],
       });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toContainEqual({ field: 'splits.0.paid', message: 'unknown field' });
+      expect(res.body.errors).toContainEqual({
+        field: 'splits.0.paid',
+        message: 'splits.0.paid is an unknown field',
+      });
     });
   });
 

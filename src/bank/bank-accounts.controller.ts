@@ -6,7 +6,7 @@ import { uuidPipe } from '@/http/errors/uuid.pipe';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
-import { BANK_ACCOUNT_EXISTS, BANK_ACCOUNT_NOT_FOUND, BANK_QUERY_INVALID } from './bank.errors';
+import { BANK_ACCOUNT_EXISTS, BANK_ACCOUNT_NOT_FOUND } from './bank.errors';
 import { BankMatchingService } from './bank-matching.service';
 import { RematchView } from './dto/statement-import.view';
 import { BankService, LINES_LIMITS, LinesQuery } from './bank.service';
@@ -112,7 +112,7 @@ export class BankAccountsController {
     description:
       "Lines in sequence order (per account, in the order imports committed). Store nextAfter and send it back as after: you never miss or repeat a line. status filters (UNMATCHED, SUGGESTED, MATCHED, IGNORED). Amounts and balances are Money in the account's currency. A bad status, after or limit is 400 VALIDATION_FAILED naming it; another tenant's account is 404.",
     scopes: ['bank:read'],
-    problems: [BANK_QUERY_INVALID, BANK_ACCOUNT_NOT_FOUND],
+    problems: [BANK_ACCOUNT_NOT_FOUND],
   })
   @ApiIdParam('Bank account id.')
   @ApiCursorQuery('Return lines with a higher sequence (default 0: from the start).', LINES_LIMITS)

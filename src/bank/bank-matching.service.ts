@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { canBounce, reachesBank } from '@/common/domain/payment-modes';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { TenantContext } from '@/common/tenant-context';
@@ -52,13 +53,9 @@ import {
   UNMATCH_SQL,
   UnmatchRow,
   unmatchParams,
-  NEVER_IN_BANK,
 } from './bank-matching.sql';
 import { BankLineReasonRequest, MatchBankLineRequest } from './dto/bank-line-actions.request';
 import { BankLineDetailView } from './dto/bank-line.view';
-
-/** Paper that the bank can return unpaid. */
-const RETURNABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
 
 /** What a matching run did to the lines it took. */
 export interface MatchCounts {
@@ -257,7 +254,7 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
    */
   async afterRecorded(tenant: TenantContext, receipts: RecordedReceipt[]): Promise<string[]> {
     const open = receipts.filter(
-      (r) => !NEVER_IN_BANK.includes(r.paymentMode) && r.transactionRef.trim() !== '',
+      (r) => reachesBank(r.paymentMode) && r.transactionRef.trim() !== '',
     );
     if (open.length === 0) return [];
     const total = open.reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
@@ -307,12 +304,12 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
     for (const id of body.receipts) {
       const receipt = receipts.get(id);
       if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
-      if (NEVER_IN_BANK.includes(receipt.payment_mode)) {
+      if (!reachesBank(receipt.payment_mode)) {
         throw RECEIPT_NOT_MATCHABLE.error(id, `it is a ${receipt.payment_mode} receipt`);
       }
       if (isReturn) {
         // A cheque's return: the cheque or draft the bank credited, ACTIVE or bounced already.
-        if (!RETURNABLE_MODES.includes(receipt.payment_mode)) {
+        if (!canBounce(receipt.payment_mode)) {
           throw RECEIPT_NOT_MATCHABLE.error(id, 'only a cheque or demand draft is returned');
         }
         if (receipt.status === 'CANCELLED')

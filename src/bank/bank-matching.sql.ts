@@ -11,11 +11,12 @@
  * match or ignore is never overwritten.
  */
 
+import { BOUNCEABLE_MODES, NEVER_IN_BANK, sqlModes } from '@/common/domain/payment-modes';
 import Decimal from 'decimal.js';
 
-/** The receipts that may be matched: ACTIVE, not realised, never CASH or TDS. */
+/** The receipts that may be matched: ACTIVE, not realised, of a mode that reaches the bank. */
 const OPEN_RECEIPT = `r.status = 'ACTIVE' AND r.bank_line_id IS NULL
-     AND r.payment_mode NOT IN ('CASH', 'TDS') AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
+     AND r.payment_mode NOT IN (${sqlModes(NEVER_IN_BANK)}) AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
 
 /** A pair once unmatched by hand is never matched automatically again. */
 const NOT_REJECTED = (line: string, receipt: string) => `NOT EXISTS (
@@ -137,7 +138,7 @@ ref_pairs AS (
 ), amount_date AS (
   SELECT s.id AS line_id, r.id AS receipt_id, r.receipt_number,
          s.value_date - r.received_date AS days,
-         CASE WHEN r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') THEN 10 ELSE 3 END AS max_days,
+         CASE WHEN r.payment_mode IN (${sqlModes(BOUNCEABLE_MODES)}) THEN 10 ELSE 3 END AS max_days,
          r.demand_id, s.narration
     FROM undecided s
     -- In paise (bigint =, leakproof): under RLS only that reaches receipts_unrealised_amount_idx.
@@ -297,7 +298,7 @@ export const returnSql = (scope: MatchScope): string => `WITH scope AS (
     FROM scope s
     JOIN receipts r ON r.tenant_id = $1 AND r.amount = s.amount
    WHERE r.bank_line_id IS NOT NULL AND r.status = 'ACTIVE'
-     AND r.payment_mode IN ('CHEQUE', 'DEMAND_DRAFT') AND r.realised_on <= s.value_date
+     AND r.payment_mode IN (${sqlModes(BOUNCEABLE_MODES)}) AND r.realised_on <= s.value_date
      AND bank_reference_key(r.transaction_ref) = s.cheque
      AND NOT EXISTS (SELECT 1 FROM bank_line_matches m
                       WHERE m.tenant_id = $1 AND m.receipt_id = r.id AND m.kind = 'RETURN')
@@ -331,9 +332,6 @@ export const accountOpenLinesParams = (p: {
   accountId: string;
   currency: string;
 }): unknown[] => [p.tenantId, p.accountId, p.currency];
-
-/** Receipts that never reach the bank: never matched (and never look for a line). */
-export const NEVER_IN_BANK: readonly string[] = ['CASH', 'TDS'];
 
 /**
  * The tenant's UNMATCHED credit lines of some amounts (what new receipts could pay), locked; a

@@ -24,7 +24,6 @@ import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import {
   BANK_ACCOUNT_NOT_FOUND,
-  BANK_QUERY_INVALID,
   STATEMENT_ACCOUNT_MISMATCH,
   STATEMENT_CURRENCY_MISMATCH,
   STATEMENT_FORMAT_UNKNOWN,
@@ -37,6 +36,7 @@ import { StatementImportService } from './statement-import.service';
 import { CSV_LAYOUTS } from './statements/csv-layouts';
 import { STATEMENT_FORMATS } from './statements/statement-line';
 import { DATE_FORMATS } from './statements/values';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 /** The route whose body is the statement file itself (read as bytes by rawUpload, app.factory). */
 export const STATEMENT_UPLOAD_PATH = /^\/bank-accounts\/[^/]+\/statements\/?$/;
@@ -70,7 +70,7 @@ export class BankStatementsController {
       STATEMENT_UNREADABLE,
       STATEMENT_ACCOUNT_MISMATCH,
       STATEMENT_CURRENCY_MISMATCH,
-      BANK_QUERY_INVALID,
+      VALIDATION_FAILED,
     ],
   })
   @ApiIdParam('Bank account id.')

@@ -70,14 +70,6 @@ export const STATEMENT_CURRENCY_MISMATCH = defineProblem({
   example: ['Stmt[1]/Ntry[4]/Amt', 'USD', 'INR'],
 });
 
-/** A bad query parameter of an import or of the lines feed: one field error naming each. */
-export const BANK_QUERY_INVALID = defineProblem({
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: (problems: string) => `The query is not valid: ${problems}.`,
-  example: ['dateFormat must be one of YYYY-MM-DD, DD/MM/YYYY, DD/MM/YY, DD-MMM-YYYY, DD MMM YYYY'],
-});
-
 /** A manual match whose receipts do not add up to the line (CONTRACT §11.2). */
 export const MATCH_AMOUNT_MISMATCH = defineProblem({
   status: 422,

@@ -1,12 +1,9 @@
 import { FieldError } from '@/common/app-error';
-import {
-  BANK_QUERY_INVALID,
-  STATEMENT_FORMAT_UNKNOWN,
-  STATEMENT_LAYOUT_UNKNOWN,
-} from './bank.errors';
+import { STATEMENT_FORMAT_UNKNOWN, STATEMENT_LAYOUT_UNKNOWN } from './bank.errors';
 import { BANK_LAYOUTS, CSV_LAYOUTS, CsvLayout, genericLayout } from './statements/csv-layouts';
 import { STATEMENT_FORMATS, StatementFormat } from './statements/statement-line';
 import { DATE_FORMATS, DateFormat } from './statements/values';
+import { validationFailed } from '@/http/errors/validation';
 
 /** The query of POST /bank-accounts/{id}/statements, as sent. */
 export interface RawImportQuery {
@@ -81,10 +78,7 @@ export function parseImportQuery(query: RawImportQuery): ImportOptions {
   if (generic && columns !== undefined) layout = genericLayout(columns, dateFormat, errors);
   else if (layoutName !== undefined) layout = BANK_LAYOUTS.find((l) => l.name === layoutName);
   if (errors.length > 0) {
-    throw BANK_QUERY_INVALID.errorWith(
-      { errors },
-      errors.map((e) => `${e.field} ${e.message}`).join('; '),
-    );
+    throw validationFailed(errors);
   }
   return {
     format: (format as StatementFormat | undefined) ?? (csvOnly ? 'csv' : null),

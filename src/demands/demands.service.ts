@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
@@ -6,7 +7,7 @@ import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
-import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { parseLocalDate } from '@/common/dates/local-date';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
@@ -38,6 +39,7 @@ import { DemandView, toDemandView } from './dto/demand.view';
 @Injectable()
 export class DemandsService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
@@ -78,8 +80,7 @@ export class DemandsService {
     if (!booking) throw BOOKING_NOT_FOUND.error(body.booking);
     if (booking.status !== 'ACTIVE') throw BOOKING_CANCELLED.error(body.booking);
 
-    const demandDate =
-      body.demandDate ?? formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const demandDate = body.demandDate ?? this.clock.today(tenant);
     const date = parseLocalDate(demandDate);
     const demandNumber = await this.numbering.allocate(tenant, 'demand', {
       date,

@@ -7,7 +7,7 @@ import { ApiIdParam } from '@/http/swagger';
 import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { RECEIPT_NOT_FOUND } from '@/receipts/receipts.errors';
-import { DOWNLOAD_INVALID } from './documents.errors';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { DocumentQuery, ReceiptDocumentsService } from './receipt-documents.service';
 
 @ApiTags('receipts')
@@ -27,7 +27,7 @@ export class ReceiptDocumentsController {
       'the reason. Real text (extractable), DejaVu Sans embedded. ETag with If-None-Match ' +
       "(304), Cache-Control: private, no-cache. Another tenant's receipt is 404.",
     scopes: ['receipts:read'],
-    problems: [DOWNLOAD_INVALID, RECEIPT_NOT_FOUND],
+    problems: [VALIDATION_FAILED, RECEIPT_NOT_FOUND],
   })
   @ApiIdParam('Receipt id.')
   @ApiQuery({

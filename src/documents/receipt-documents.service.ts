@@ -1,10 +1,10 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { etagOf, ifNoneMatchHits } from '@/http/etag';
 import type { Response } from 'express';
-import { createHash } from 'node:crypto';
 import { TenantContext } from '@/common/tenant-context';
 import { ReceiptsService } from '@/receipts/receipts.service';
 import { TenantsService } from '@/http/tenancy/tenants.service';
-import { DOWNLOAD_INVALID } from './documents.errors';
+import { validationFailed } from '@/http/errors/validation';
 import { RECEIPT_LAYOUT_VERSION, renderReceiptPdf } from './receipt-pdf';
 
 export interface DocumentQuery {
@@ -43,13 +43,10 @@ export class ReceiptDocumentsService {
     const { receipt, createdAt: issuedAt } = await this.receipts.findPrintable(tenant, id);
     const record = await this.tenants.findActiveByKey(tenant.tenantKey);
     const tenantName = record?.name ?? tenant.tenantKey;
-    const etag = `"${createHash('sha256')
-      .update(JSON.stringify([RECEIPT_LAYOUT_VERSION, receipt, tenantName, tenant.locale]))
-      .digest('base64url')
-      .slice(0, 32)}"`;
+    const etag = etagOf([RECEIPT_LAYOUT_VERSION, receipt, tenantName, tenant.locale], 32);
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, no-cache');
-    if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
+    if (ifNoneMatchHits(ifNoneMatch, etag)) {
       res.status(304);
       return undefined;
     }
@@ -74,13 +71,7 @@ function parseDownload(raw: unknown): boolean {
       : undefined;
   if (value === undefined) {
     const errors = [{ field: 'download', message: 'must be one of 1, 0, true, false' }];
-    throw DOWNLOAD_INVALID.errorWith({ errors });
+    throw validationFailed(errors);
   }
   return value;
-}
-
-/** RFC 9110 If-None-Match: `*` or a list of (weak or strong) entity tags. */
-function matches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

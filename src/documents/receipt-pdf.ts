@@ -3,7 +3,7 @@
  * DejaVu Sans (pdf-toolkit.ts). Pure: the same input gives the same bytes (fixed document
  * dates), so renders can be cached and compared.
  */
-import type { PaymentMode } from '@/common/domain/enums';
+import { paymentModeLabel } from '@/common/domain/payment-modes';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
 import { displayDate, startPdf } from './pdf-toolkit';
@@ -18,21 +18,6 @@ export interface ReceiptDocumentInput {
   /** When the receipt was created: the document's date, so renders are byte-identical. */
   issuedAt: Date;
 }
-
-/** Every mode, as printed (typed by PaymentMode: a new mode must be given its wording here). */
-const PAYMENT_MODES: Readonly<Record<string, string>> = {
-  CASH: 'Cash',
-  CHEQUE: 'Cheque',
-  DEMAND_DRAFT: 'Demand draft',
-  NEFT: 'NEFT',
-  RTGS: 'RTGS',
-  IMPS: 'IMPS',
-  UPI: 'UPI',
-  CARD: 'Card',
-  ONLINE: 'Online',
-  OTHER: 'Other',
-  TDS: 'TDS deducted u/s 194-IA',
-} satisfies Record<PaymentMode, string>;
 
 /** Who paid, as a buyer reads it: the buyer, or the bank or co-buyer paying on their behalf. */
 export function payerLine(receipt: ReceiptView): string {
@@ -111,7 +96,7 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
     ['Received from', payerLine(receipt)],
     ['Unit', receipt.demandMeta.unit],
     ['Demand', `${receipt.demandMeta.demandNumber} (${receipt.demandMeta.demandType})`],
-    ['Payment mode', PAYMENT_MODES[receipt.paymentMode] ?? receipt.paymentMode],
+    ['Payment mode', paymentModeLabel(receipt.paymentMode)],
     [
       receipt.paymentMode === 'TDS' ? '26QB acknowledgement' : 'Transaction reference',
       receipt.transactionRef === '' ? '—' : receipt.transactionRef,

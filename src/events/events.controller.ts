@@ -9,13 +9,7 @@ import { EventPage } from './dto/event.view';
 import { EVENTS_EXPIRED } from './events.errors';
 import { EVENTS_LIMITS, EventsQuery, EventsService } from './events.service';
 import { PrimaryOnly } from '@/platform/replicas/read-replicas';
-
-/** What refuseInvalidQuery says about a bad limit. */
-const EVENTS_QUERY_INVALID = {
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: 'The query is not valid: limit must be an integer from 1 to 500.',
-};
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 @ApiTags('events')
 @Controller('events')
@@ -28,7 +22,7 @@ export class EventsController {
     summary: "The tenant's events, in sequence order (a pull feed).",
     description: `Every change (${EVENT_TYPES.join(', ')}) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it.`,
     scopes: ['events:read'],
-    problems: [EVENTS_QUERY_INVALID, EVENTS_EXPIRED],
+    problems: [VALIDATION_FAILED, EVENTS_EXPIRED],
   })
   @ApiCursorQuery(
     'Return events with a higher sequence (default 0: from the start).',

@@ -1,13 +1,5 @@
 import { defineProblem } from '@/common/app-error';
 
-/** A `format` other than EXPORT_FORMATS (field error on `format`). */
-export const EXPORT_FORMAT_INVALID = defineProblem({
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: (formats: readonly string[]) => `format must be one of ${formats.join(', ')}.`,
-  example: [['csv', 'xlsx']],
-});
-
 /** An XLSX of more than MAX_XLSX_ROWS rows (field error on `format`). */
 export const EXPORT_TOO_LARGE = defineProblem({
   status: 422,

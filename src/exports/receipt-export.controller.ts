@@ -1,3 +1,4 @@
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -8,7 +9,7 @@ import { OwnTenantTransaction } from '@/http/tenancy/tenant-transaction.intercep
 import { SearchFilterDto } from '@/receipts/dto/search-receipts.request';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { ApiSortQuery } from '@/search/search-swagger';
-import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
+import { EXPORT_BUSY, EXPORT_TOO_LARGE } from './exports.errors';
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,
@@ -43,7 +44,7 @@ export class ReceiptExportController {
       'failure after the headers breaks the connection, so a truncated file is never mistaken ' +
       'for a whole one.',
     scopes: ['receipts:read'],
-    problems: [EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE, EXPORT_BUSY],
+    problems: [VALIDATION_FAILED, EXPORT_TOO_LARGE, EXPORT_BUSY],
     replicaRead: true,
   })
   @ApiQuery({

@@ -1,3 +1,5 @@
+import { validationFailed } from '@/http/errors/validation';
+import { Clock } from '@/platform/clock/clock';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -9,7 +11,6 @@ import { sidePool } from '@/database/side-pool';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { TenantContext } from '@/common/tenant-context';
 import { TENANT_SETUP_SQL, TenantSetupRow } from '@/http/tenancy/tenant-setup.sql';
 import { isDatabaseUnavailable } from '@/platform/lifecycle/database-availability';
@@ -20,7 +21,7 @@ import { TenantsService } from '@/http/tenancy/tenants.service';
 import { RECEIPT_SEARCH } from '@/receipts/search/search-fields';
 import { compileSearch } from '@/receipts/search/receipt-search.sql';
 import { RawSearchQuery, parseSearchRequest } from '@/search/search-request';
-import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.errors';
+import { EXPORT_BUSY, EXPORT_TOO_LARGE } from './exports.errors';
 import { DATE_COLUMNS, EXPORT_COLUMNS, toExportRecord } from './receipt-export-rows';
 import { CrlfRows } from './crlf-rows';
 import { drained, writeXlsxSheet, XlsxSheet } from './xlsx-sheet';
@@ -74,6 +75,7 @@ export class ReceiptExportService implements OnModuleDestroy {
   private running = 0;
 
   constructor(
+    private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly tenants: TenantsService,
     private readonly replicas: ReadReplicas,
@@ -217,7 +219,7 @@ export class ReceiptExportService implements OnModuleDestroy {
         copy = client.query(copyTo(copyExportCsvSql(sql, tenant.currency)));
       }
 
-      const day = formatLocalDate(localDateInZone(new Date(), tenant.timezone)).replaceAll('-', '');
+      const day = this.clock.today(tenant).replaceAll('-', '');
       res.status(200);
       res.setHeader('Content-Type', MEDIA_TYPES[format]);
       res.setHeader(
@@ -257,10 +259,7 @@ function parseFormat(raw: unknown): ExportFormat {
   const format = EXPORT_FORMATS.find((f) => f === raw);
   if (format === undefined) {
     const message = `must be one of ${EXPORT_FORMATS.join(', ')}`;
-    throw EXPORT_FORMAT_INVALID.errorWith(
-      { errors: [{ field: 'format', message }] },
-      EXPORT_FORMATS,
-    );
+    throw validationFailed([{ field: 'format', message }]);
   }
   return format;
 }

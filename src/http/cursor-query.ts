@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { AppError, FieldError } from '@/common/app-error';
+import { FieldError } from '@/common/app-error';
+import { validationFailed } from './errors/validation';
 
 /** A feed's page size: its default and its maximum. */
 export interface CursorLimits {
@@ -34,11 +35,7 @@ export function parseCursorQuery(
 
 /** 400 VALIDATION_FAILED naming every bad query parameter, if any. */
 export function refuseInvalidQuery(errors: FieldError[]): void {
-  if (errors.length === 0) return;
-  throw AppError.validation(
-    errors,
-    `The query is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
-  );
+  if (errors.length > 0) throw validationFailed(errors);
 }
 
 /** The Swagger description of `after` and `limit` (decorators apply last first: limit, then after). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { etagOf, ifMatchAllows, WithEtag } from '@/http/etag';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { createHash } from 'node:crypto';
 import { TenantContext } from '@/common/tenant-context';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
@@ -31,10 +31,7 @@ export const DEFAULT_POLICY: InterestPolicyView = {
   payerTypes: ['BUYER', 'CO_BUYER'],
 };
 
-export interface PolicyWithEtag {
-  view: InterestPolicyView;
-  etag: string;
-}
+export type PolicyWithEtag = WithEtag<InterestPolicyView>;
 
 /** The policy as the API shows it: rates oldest first, numbers as numbers. */
 export function toPolicyView(row: PolicyRow | null): InterestPolicyView {
@@ -61,19 +58,6 @@ function valuesOf(view: InterestPolicyView): PolicyValues {
     demandTypes: view.demandTypes,
     payerTypes: view.payerTypes,
   };
-}
-
-/** Strong ETag: a hash of the representation itself (as the tenant configuration's). */
-function etagOf(view: InterestPolicyView): string {
-  return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
-}
-
-/** If-Match uses the strong comparison (RFC 9110 13.1.1): a weak tag (W/"...") never matches. */
-function matches(ifMatch: string, etag: string): boolean {
-  return ifMatch
-    .split(',')
-    .map((t) => t.trim())
-    .some((t) => t === '*' || t === etag);
 }
 
 /** The tenant's interest policy, its versions and the `interest-policy.updated` event. */
@@ -113,7 +97,7 @@ export class InterestPolicyService {
       tenantParams({ tenantId }),
     );
     const before = toPolicyView(current);
-    if (ifMatch !== undefined && !matches(ifMatch, etagOf(before))) {
+    if (!ifMatchAllows(ifMatch, etagOf(before))) {
       throw INTEREST_POLICY_CHANGED.error();
     }
     const view = toPolicyView({

@@ -10,14 +10,8 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiIfMatch, etagHeader, sendEtag } from '@/http/etag';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
@@ -38,26 +32,14 @@ import {
   INTEREST_ALREADY_DEMANDED,
   INTEREST_DISABLED,
   INTEREST_POLICY_CHANGED,
-  INTEREST_REQUEST_INVALID,
   NO_INTEREST_DUE,
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
-import { InterestPolicyService, PolicyWithEtag } from './interest-policy.service';
+import { InterestPolicyService } from './interest-policy.service';
 import { InterestService } from './interest.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Version of this policy; send it as If-Match on PUT.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  },
-};
-
-const withEtag =
-  (res: Response) =>
-  ({ view, etag }: PolicyWithEtag) => {
-    res.setHeader('ETag', etag);
-    return view;
-  };
+const ETAG_HEADER = etagHeader('policy');
 
 const RULE =
   'Per split of a covered demand and payer, with start = dueDate + graceDays: the part paid on ' +
@@ -85,7 +67,7 @@ export class InterestController {
   })
   @ApiOkResponse({ type: InterestPolicyView, headers: ETAG_HEADER })
   getPolicy(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
-    return this.policies.get(tenant).then(withEtag(res));
+    return this.policies.get(tenant).then(sendEtag(res));
   }
 
   @Put('tenant/interest-policy')
@@ -96,12 +78,7 @@ export class InterestController {
     scopes: ['tenant-config:write'],
     problems: [INTEREST_POLICY_CHANGED],
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  })
+  @ApiIfMatch()
   @ApiBody({ type: InterestPolicyRequest, examples: INTEREST_POLICY_EXAMPLES })
   @ApiOkResponse({ type: InterestPolicyView, headers: ETAG_HEADER })
   replacePolicy(
@@ -110,7 +87,7 @@ export class InterestController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.policies.replace(tenant, body, ifMatch).then(withEtag(res));
+    return this.policies.replace(tenant, body, ifMatch).then(sendEtag(res));
   }
 
   @Get('tenant/interest-policy/history')
@@ -134,7 +111,7 @@ export class InterestController {
       'asOf; due = accrued - demanded - waived, never below 0. A disabled policy: accrued and due ' +
       '0, demanded and waived as recorded. A bad asOf is 400 VALIDATION_FAILED naming it.',
     scopes: ['receipts:read'],
-    problems: [INTEREST_REQUEST_INVALID, BOOKING_NOT_FOUND],
+    problems: [BOOKING_NOT_FOUND],
     replicaRead: true,
   })
   @ApiIdParam('Booking id.')
@@ -162,7 +139,7 @@ export class InterestController {
       "Raises one demand of demandType INTEREST, dated today, with interestThrough = asOf and one split per payer with interest due (that amount), numbered like any demand, its remarks naming the period. Due is as GET /bookings/{id}/interest shows it at asOf, counting every interest demand not cancelled and every waiver already recorded, so no interest is billed twice. asOf after today is 400; 422 INTEREST_DISABLED while the policy is disabled; 422 INTEREST_ALREADY_DEMANDED when asOf is not after the latest interestThrough of the booking's interest demands that are not cancelled; 422 NO_INTEREST_DUE when nothing is due; 409 BOOKING_CANCELLED. Cancelling the demand (POST /demands/{id}/cancel) makes its amount due again. Writes a demand.created event.",
     scopes: ['receipts:write'],
     problems: [
-      INTEREST_REQUEST_INVALID,
+      VALIDATION_FAILED,
       BOOKING_NOT_FOUND,
       BOOKING_CANCELLED,
       INTEREST_DISABLED,

@@ -11,14 +11,6 @@ export const INTEREST_POLICY_CHANGED = defineProblem({
   example: [],
 });
 
-/** A bad asOf (or another field a class validator cannot see): one field error naming each. */
-export const INTEREST_REQUEST_INVALID = defineProblem({
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: (problems: string) => `The request is not valid: ${problems}.`,
-  example: ['asOf must not be after today (2026-11-26)'],
-});
-
 /** An interest demand while the tenant's policy is disabled. */
 export const INTEREST_DISABLED = defineProblem({
   status: 422,

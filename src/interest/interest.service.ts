@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import {
-  formatLocalDate,
-  isValidLocalDate,
-  localDateFields,
-  localDateInZone,
-} from '@/common/dates/local-date';
+import { isValidLocalDate, localDateFields } from '@/common/dates/local-date';
 import { decimalFromJson } from '@/common/field-validators';
 import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
@@ -29,7 +25,6 @@ import { InterestWaiverView } from './dto/interest-waiver.view';
 import {
   INTEREST_ALREADY_DEMANDED,
   INTEREST_DISABLED,
-  INTEREST_REQUEST_INVALID,
   NO_INTEREST_DUE,
   WAIVER_EXCEEDS_DUE,
 } from './interest.errors';
@@ -54,6 +49,7 @@ import {
   LockedBookingRow,
   WaiverRow,
 } from './interest.sql';
+import { validationFailed } from '@/http/errors/validation';
 
 /**
  * Which interest demands and waivers count against what accrued:
@@ -147,14 +143,8 @@ export function payerFigures(interest: BookingInterest, payerId?: string): Inter
   return payer ?? { accrued: zero, demanded: zero, waived: zero, due: zero };
 }
 
-const today = (tenant: TenantContext) =>
-  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
-
 function invalid(errors: FieldError[]) {
-  return INTEREST_REQUEST_INVALID.errorWith(
-    { errors },
-    errors.map((e) => `${e.field} ${e.message}`).join('; '),
-  );
+  return validationFailed(errors);
 }
 
 /**
@@ -167,6 +157,7 @@ function invalid(errors: FieldError[]) {
 @Injectable()
 export class InterestService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly ledger: LedgerService,
     private readonly demands: DemandsService,
@@ -233,7 +224,7 @@ export class InterestService {
     bookingId: string,
     raw: { asOf?: unknown },
   ): Promise<BookingInterestView> {
-    let asOf = today(tenant);
+    let asOf = this.clock.today(tenant);
     if (raw.asOf !== undefined) {
       const fields = typeof raw.asOf === 'string' ? localDateFields(raw.asOf) : undefined;
       if (!fields || !isValidLocalDate(fields)) {
@@ -250,7 +241,7 @@ export class InterestService {
     bookingId: string,
     body: InterestDemandRequest,
   ): Promise<DemandView> {
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     if (body.asOf > now) {
       throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     }
@@ -294,7 +285,7 @@ export class InterestService {
     body: InterestWaiverRequest,
   ): Promise<InterestWaiverView> {
     const amount = decimalFromJson(body.amount);
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     await this.lockBooking(tenant, bookingId, { refuseCancelled: false });
     const interest = await this.compute(tenant, bookingId, now);
     const payerId = body.payerId.toLowerCase();

@@ -1,4 +1,5 @@
 import { toPaise } from '@/common/money/paise';
+import { paymentModeLabel } from '@/common/domain/payment-modes';
 
 /**
  * The ledger of a booking as a statement of account shows it (docs/statement.md), pure: no
@@ -127,20 +128,6 @@ export interface LedgerPeriod {
   asOf: string;
 }
 
-/** Payment modes as a statement reads them. */
-const MODES: Readonly<Record<string, string>> = {
-  CASH: 'Cash',
-  CHEQUE: 'Cheque',
-  DEMAND_DRAFT: 'Demand draft',
-  NEFT: 'NEFT',
-  RTGS: 'RTGS',
-  IMPS: 'IMPS',
-  UPI: 'UPI',
-  CARD: 'Card',
-  ONLINE: 'Online',
-  OTHER: 'Other',
-};
-
 const PAYERS: Readonly<Record<string, string>> = {
   CO_BUYER: 'co-buyer',
   BANK: 'bank (loan disbursement)',
@@ -157,7 +144,7 @@ export function demandParticulars(demand: LedgerDemand): string {
 /** Payment mode, reference and payer; a TDS receipt as section 194-IA reads it. */
 export function receiptParticulars(receipt: LedgerReceipt, buyerName: string): string {
   if (receipt.mode === 'TDS') return `TDS deducted u/s 194-IA, 26QB ${receipt.ref}`;
-  const mode = MODES[receipt.mode] ?? receipt.mode;
+  const mode = paymentModeLabel(receipt.mode);
   const payer = receipt.payerType === 'BUYER' ? buyerName : (PAYERS[receipt.payerType] ?? '');
   return [mode, receipt.ref].filter((p) => p !== '').join(' ') + (payer ? ` from ${payer}` : '');
 }

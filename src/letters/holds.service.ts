@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
@@ -7,7 +8,7 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { CollectionHoldRequest } from './dto/collection-hold.request';
 import { CollectionHoldView } from './dto/collection-hold.view';
 import { HOLD_ACTIVE, HOLD_ENDED, HOLD_NOT_FOUND } from './letters.errors';
-import { invalid, today } from './letters.service';
+import { invalid } from './letters.service';
 import {
   ACTIVE_HOLD_SQL,
   activeHoldParams,
@@ -43,6 +44,7 @@ function holdView(row: HoldRow): CollectionHoldView {
 @Injectable()
 export class HoldsService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
   ) {}
@@ -52,7 +54,7 @@ export class HoldsService {
     bookingId: string,
     body: CollectionHoldRequest,
   ): Promise<CollectionHoldView> {
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     const until = body.until ?? null;
     if (until !== null && until < now) {
       throw invalid([{ field: 'until', message: `must not be before today (${now})` }]);
@@ -81,7 +83,7 @@ export class HoldsService {
 
   /** DELETE: the hold still covers today, not tomorrow. */
   async end(tenant: TenantContext, bookingId: string, holdId: string): Promise<CollectionHoldView> {
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     await this.lock(tenant, bookingId);
     const [hold] = await this.txHost.tx.query<HoldRow[]>(
       HOLD_SQL,

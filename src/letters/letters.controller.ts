@@ -15,13 +15,10 @@ import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { MoneyView } from '@/common/money/money.view';
 import { LetterPayerView, LetterPayToView, LetterView } from './dto/letter.view';
-import {
-  LETTER_DEMAND_CANCELLED,
-  LETTER_PAYER_NOT_FOUND,
-  LETTERS_QUERY_INVALID,
-} from './letters.errors';
+import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
 import { LETTER_FORMATS, RawLetterQuery } from './letters-query';
 import { LettersService } from './letters.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 @ApiTags('letters')
 @ApiExtraModels(LetterView, LetterPayerView, LetterPayToView, MoneyView)
@@ -41,7 +38,7 @@ export class LettersController {
       "A cancelled demand is 409 DEMAND_CANCELLED; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404.",
     scopes: ['receipts:read'],
     problems: [
-      LETTERS_QUERY_INVALID,
+      VALIDATION_FAILED,
       DEMAND_NOT_FOUND,
       LETTER_PAYER_NOT_FOUND,
       LETTER_DEMAND_CANCELLED,

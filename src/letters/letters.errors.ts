@@ -2,14 +2,6 @@ import { defineProblem } from '@/common/app-error';
 
 /** Errors of demand letters, reminders and collection holds (docs/letters.md). */
 
-/** A bad asOf, payerId, format, page or size: one field error naming each. */
-export const LETTERS_QUERY_INVALID = defineProblem({
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: (problems: string) => `The request is not valid: ${problems}.`,
-  example: ['format must be one of pdf, json'],
-});
-
 /** A letter for a cancelled demand. */
 export const LETTER_DEMAND_CANCELLED = defineProblem({
   status: 409,

@@ -1,7 +1,7 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { BankService } from '@/bank/bank.service';
@@ -17,21 +17,12 @@ import { LedgerService } from '@/ledger/ledger.service';
 import { paiseText } from '@/common/money/paise';
 import { LetterView } from './dto/letter.view';
 import { composeLetter, LetterInput } from './letter';
-import {
-  LETTER_DEMAND_CANCELLED,
-  LETTER_PAYER_NOT_FOUND,
-  LETTERS_QUERY_INVALID,
-} from './letters.errors';
+import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
 import { parseLetterQuery, RawLetterQuery } from './letters-query';
-
-export const today = (tenant: TenantContext): string =>
-  formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+import { validationFailed } from '@/http/errors/validation';
 
 export function invalid(errors: FieldError[]) {
-  return LETTERS_QUERY_INVALID.errorWith(
-    { errors },
-    errors.map((e) => `${e.field} ${e.message}`).join('; '),
-  );
+  return validationFailed(errors);
 }
 
 /** The DemandMeta part of a demand view (a letter carries no splits). */
@@ -49,6 +40,7 @@ export function demandMeta(demand: DemandView): LetterInput['demand'] {
 @Injectable()
 export class LettersService {
   constructor(
+    private readonly clock: Clock,
     private readonly demands: DemandsService,
     private readonly ledger: LedgerService,
     private readonly interest: InterestService,
@@ -63,7 +55,7 @@ export class LettersService {
     raw: RawLetterQuery,
   ): Promise<LetterView | StreamableFile> {
     const errors: FieldError[] = [];
-    const query = parseLetterQuery(raw, today(tenant), errors);
+    const query = parseLetterQuery(raw, this.clock.today(tenant), errors);
     if (errors.length > 0) throw invalid(errors);
     const demand = await this.demands.findOne(tenant, demandId);
     if (demand.status === 'CANCELLED') throw LETTER_DEMAND_CANCELLED.error(demandId);

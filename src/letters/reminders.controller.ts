@@ -11,10 +11,10 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import { ApiIfMatch, etagHeader, sendEtag } from '@/http/etag';
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiHeader,
   ApiOkResponse,
   ApiParam,
   ApiQuery,
@@ -39,28 +39,11 @@ import {
   ReminderRunView,
 } from './dto/reminders.view';
 import { HoldsService } from './holds.service';
-import {
-  HOLD_ACTIVE,
-  HOLD_ENDED,
-  HOLD_NOT_FOUND,
-  LETTERS_QUERY_INVALID,
-  REMINDER_POLICY_CHANGED,
-} from './letters.errors';
-import { DUE_PAGE, ReminderPolicyWithEtag, RemindersService } from './reminders.service';
+import { HOLD_ACTIVE, HOLD_ENDED, HOLD_NOT_FOUND, REMINDER_POLICY_CHANGED } from './letters.errors';
+import { DUE_PAGE, RemindersService } from './reminders.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Version of this policy; send it as If-Match on PUT.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  },
-};
-
-const withEtag =
-  (res: Response) =>
-  ({ view, etag }: ReminderPolicyWithEtag) => {
-    res.setHeader('ETag', etag);
-    return view;
-  };
+const ETAG_HEADER = etagHeader('policy');
 
 const DUE_RULE =
   "A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst).";
@@ -82,7 +65,7 @@ export class RemindersController {
   })
   @ApiOkResponse({ type: ReminderPolicyView, headers: ETAG_HEADER })
   getPolicy(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
-    return this.reminders.policy(tenant).then(withEtag(res));
+    return this.reminders.policy(tenant).then(sendEtag(res));
   }
 
   @Put('tenant/reminder-policy')
@@ -91,14 +74,9 @@ export class RemindersController {
     description:
       'Both fields required; unknown fields refused. At most 10 steps, names unique (upper-case letters, digits, _), offsetDays -60..365; else 400 VALIDATION_FAILED. Steps are kept in offset order. Send If-Match with the ETag of a GET (412 on mismatch). A change is written as a reminder-policy.updated event; a PUT that changes nothing stores nothing.',
     scopes: ['tenant-config:write'],
-    problems: [LETTERS_QUERY_INVALID, REMINDER_POLICY_CHANGED],
+    problems: [REMINDER_POLICY_CHANGED],
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
-    schema: { type: 'string', example: '"Qm9vZ2llV29vZ2llQm9vZ2llV29v"' },
-  })
+  @ApiIfMatch()
   @ApiBody({ type: ReminderPolicyRequest })
   @ApiOkResponse({ type: ReminderPolicyView, headers: ETAG_HEADER })
   replacePolicy(
@@ -107,7 +85,7 @@ export class RemindersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.reminders.replacePolicy(tenant, body, ifMatch).then(withEtag(res));
+    return this.reminders.replacePolicy(tenant, body, ifMatch).then(sendEtag(res));
   }
 
   @Get('reminders/due')
@@ -115,7 +93,7 @@ export class RemindersController {
     summary: 'The reminders due on asOf, for the whole tenant, by due date.',
     description: `${DUE_RULE} pending is what the split owes at asOf; interestDue the payer's interest due on the booking (GET /bookings/{id}/interest). A bad asOf, page or size is 400 VALIDATION_FAILED naming it.`,
     scopes: ['receipts:read'],
-    problems: [LETTERS_QUERY_INVALID],
+    problems: [VALIDATION_FAILED],
   })
   @ApiQuery({
     name: 'asOf',
@@ -154,7 +132,7 @@ export class RemindersController {
     summary: 'Send every reminder due on asOf: record each once and write a reminder.due event.',
     description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED.`,
     scopes: ['receipts:write'],
-    problems: [LETTERS_QUERY_INVALID],
+    problems: [VALIDATION_FAILED],
     idempotent: true,
   })
   @ApiBody({ type: ReminderRunRequest, required: false })
@@ -187,7 +165,7 @@ export class RemindersController {
     description:
       'From today until until (inclusive; none: until ended), no reminder of the booking is due: runs count them in skippedHeld. A booking has one active hold at a time: 409 HOLD_ACTIVE. until before today is 400 VALIDATION_FAILED. Writes collection-hold.created.',
     scopes: ['receipts:write'],
-    problems: [LETTERS_QUERY_INVALID, BOOKING_NOT_FOUND, HOLD_ACTIVE],
+    problems: [BOOKING_NOT_FOUND, HOLD_ACTIVE],
     idempotent: true,
   })
   @ApiIdParam('Booking id.')

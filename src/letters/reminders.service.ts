@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
+import { etagOf, ifMatchAllows, WithEtag } from '@/http/etag';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { FieldError } from '@/common/app-error';
 import { toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
@@ -29,7 +31,7 @@ import {
   ReminderRunView,
 } from './dto/reminders.view';
 import { letterView } from './letter';
-import { invalid, LettersService, today } from './letters.service';
+import { invalid, LettersService } from './letters.service';
 import { REMINDER_POLICY_CHANGED } from './letters.errors';
 import { parseDate } from './letters-query';
 import {
@@ -69,10 +71,7 @@ export const DEFAULT_REMINDER_POLICY: ReminderPolicyView = {
 
 export const DUE_PAGE = { defaultSize: 20, maxSize: 500 } as const;
 
-export interface ReminderPolicyWithEtag {
-  view: ReminderPolicyView;
-  etag: string;
-}
+export type ReminderPolicyWithEtag = WithEtag<ReminderPolicyView>;
 
 /** Steps in offset order (a stable sort: equal offsets keep the order they were sent in). */
 function toPolicyView(row: { enabled: boolean; steps: StepValue[] } | undefined) {
@@ -84,17 +83,6 @@ function toPolicyView(row: { enabled: boolean; steps: StepValue[] } | undefined)
       .sort((a, b) => a.offsetDays - b.offsetDays),
   };
 }
-
-function etagOf(view: ReminderPolicyView): string {
-  return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
-}
-
-/** If-Match uses the strong comparison (RFC 9110 13.1.1). */
-const matches = (ifMatch: string, etag: string) =>
-  ifMatch
-    .split(',')
-    .map((t) => t.trim())
-    .some((t) => t === '*' || t === etag);
 
 function pageNumber(
   name: string,
@@ -121,6 +109,7 @@ function pageNumber(
 @Injectable()
 export class RemindersService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly outbox: OutboxService,
     private readonly interest: InterestService,
@@ -162,7 +151,7 @@ export class RemindersService {
       tenantParams({ tenantId: tenant.tenantId }),
     );
     const before = toPolicyView(current);
-    if (ifMatch !== undefined && !matches(ifMatch, etagOf(before))) {
+    if (!ifMatchAllows(ifMatch, etagOf(before))) {
       throw REMINDER_POLICY_CHANGED.error();
     }
     const view = toPolicyView({ enabled: body.enabled, steps: body.steps });
@@ -187,7 +176,7 @@ export class RemindersService {
     raw: { asOf?: unknown; page?: unknown; size?: unknown },
   ): Promise<DueRemindersPage> {
     const errors: FieldError[] = [];
-    const asOf = parseDate('asOf', raw.asOf, errors) ?? today(tenant);
+    const asOf = parseDate('asOf', raw.asOf, errors) ?? this.clock.today(tenant);
     const page = pageNumber('page', raw.page, 0, 0, 1_000_000, errors);
     const size = pageNumber('size', raw.size, DUE_PAGE.defaultSize, 1, DUE_PAGE.maxSize, errors);
     if (errors.length > 0) throw invalid(errors);
@@ -219,7 +208,7 @@ export class RemindersService {
    * tenant) and writes one reminder.due event per reminder this run recorded.
    */
   async run(tenant: TenantContext, body: ReminderRunRequest): Promise<ReminderRunView> {
-    const now = today(tenant);
+    const now = this.clock.today(tenant);
     const asOf = body.asOf ?? now;
     if (asOf > now) throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     const runId = randomUUID();

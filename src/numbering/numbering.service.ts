@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { LRUCache } from 'lru-cache';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
@@ -21,7 +22,7 @@ import {
   renderNumber,
   RenderContext,
 } from './number-pattern';
-import { LocalDate, localDateInZone } from '@/common/dates/local-date';
+import { LocalDate } from '@/common/dates/local-date';
 import {
   CLAIM_NUMBER_SQL,
   claimNumberParams,
@@ -60,7 +61,10 @@ export class NumberingService {
   // Bounded: preview parses candidate patterns that may never be used again.
   private readonly patternCache = new LRUCache<string, ParsedPattern>({ max: 1000 });
 
-  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+  ) {}
 
   /** A bare number for a document kept elsewhere (`POST /numbers/{documentType}`). */
   async issueForExternalDocument(
@@ -156,7 +160,7 @@ export class NumberingService {
     scheme: ResolvedScheme,
     request: NumberRequest,
   ): RenderContext {
-    return numberRenderContext(tenant, scheme, request);
+    return numberRenderContext(tenant, scheme, request, this.clock.todayFields(tenant));
   }
 
   private async scheme(tenantId: string, type: DocumentType): Promise<ResolvedScheme> {
@@ -200,6 +204,7 @@ export function numberRenderContext(
   tenant: TenantContext,
   scheme: ResolvedScheme,
   request: NumberRequest,
+  today: LocalDate,
 ): RenderContext {
   if (request.parent === undefined && patternUsesParent(scheme.parsed)) {
     throw NUMBERING_PARENT_REQUIRED.error(scheme.parsed.documentType, scheme.parsed.source);
@@ -207,7 +212,7 @@ export function numberRenderContext(
   return {
     prefix: scheme.numbering.prefix,
     separator: scheme.separator,
-    date: request.date ?? localDateInZone(new Date(), tenant.timezone),
+    date: request.date ?? today,
     fyStartMonth: tenant.fyStartMonth,
     parent: request.parent,
   };

@@ -1,6 +1,6 @@
+import { validationFailed } from '@/http/errors/validation';
 import { Body, Controller, HttpCode, Param, ParseEnumPipe, Post } from '@nestjs/common';
 import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AppError } from '@/common/app-error';
 import { Route } from '@/http/route.decorator';
 import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
@@ -55,6 +55,6 @@ function parseDate(value: string) {
   try {
     return parseLocalDate(value);
   } catch {
-    throw AppError.validation([{ field: 'date', message: 'date is not a real calendar date' }]);
+    throw validationFailed([{ field: 'date', message: 'date is not a real calendar date' }]);
   }
 }

@@ -1,13 +1,14 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DatabaseAvailability } from '@/platform/lifecycle/database-availability';
 import { AppConfig } from '@/platform/config/app-config';
+import { Clock } from '@/platform/clock/clock';
 import { Metrics } from '@/platform/metrics/metrics';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { ReadReplicas } from '@/platform/replicas/read-replicas';
 import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
 
 /** Global providers every feature may inject: the validated configuration, the outbox, metrics,
- * the read replicas, the keys secrets are sealed with at rest. */
+ * the read replicas, the keys secrets are sealed with at rest, the clock. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -21,6 +22,7 @@ export class PlatformModule {
         Metrics,
         ReadReplicas,
         SecretsKeyring,
+        Clock,
       ],
       exports: [
         AppConfig,
@@ -29,6 +31,7 @@ export class PlatformModule {
         Metrics,
         ReadReplicas,
         SecretsKeyring,
+        Clock,
       ],
     };
   }

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { canBounce } from '@/common/domain/payment-modes';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import Decimal from 'decimal.js';
@@ -6,7 +8,7 @@ import { PayerType } from '@/common/domain/enums';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
-import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { formatLocalDate, parseLocalDate } from '@/common/dates/local-date';
 import { DemandsService } from '@/demands/demands.service';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BouncedReceiptView, ReceiptView, toReceiptView } from './dto/receipt.view';
@@ -49,9 +51,6 @@ import { ReceiptHooks } from './receipt-hooks';
 import { ReceiptRow } from './receipts.sql';
 import { ReceiptsService } from './receipts.service';
 
-/** Only paper instruments (a cheque, a demand draft) can bounce: a transfer cannot fail later. */
-const BOUNCEABLE_MODES: readonly string[] = ['CHEQUE', 'DEMAND_DRAFT'];
-
 /** How a receipt leaves ACTIVE. */
 interface StatusChange {
   status: 'CANCELLED' | 'BOUNCED';
@@ -76,6 +75,7 @@ interface StatusChange {
 @Injectable()
 export class ReceiptWritesService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly receipts: ReceiptsService,
@@ -161,7 +161,7 @@ export class ReceiptWritesService {
     id: string,
     body: CancelReceiptRequest,
   ): Promise<ReceiptView> {
-    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const today = this.clock.today(tenant);
     await this.leaveActive(tenant, id, { lockBooking: false }, (receipt) => {
       assertActive(receipt);
       // Read under the receipt's lock, which matching also takes: never cancelled once realised.
@@ -192,7 +192,7 @@ export class ReceiptWritesService {
     const bankLine = body.bankLine ?? null;
     if (bankLine !== null) await this.hooks.returnHook().lockReturnLine(tenant, id, bankLine);
     const receipt = await this.leaveActive(tenant, id, { lockBooking }, (found) => {
-      if (!BOUNCEABLE_MODES.includes(found.payment_mode)) {
+      if (!canBounce(found.payment_mode)) {
         throw RECEIPT_NOT_BOUNCEABLE.error(id, found.payment_mode);
       }
       assertActive(found);

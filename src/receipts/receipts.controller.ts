@@ -1,3 +1,4 @@
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiSearchQuery } from '@/search/search-swagger';
@@ -35,7 +36,6 @@ import {
   RECEIPT_REALISED,
   RETURN_LINE_NOT_FOUND,
   RETURN_LINE_NOT_MATCHABLE,
-  SUMMARY_GROUP_BY_INVALID,
 } from './receipts.errors';
 import { ReceiptWritesService } from './receipt-writes.service';
 import { ReceiptsService } from './receipts.service';
@@ -117,7 +117,7 @@ export class ReceiptsController {
       'the matches, ordered by key ascending (byte order); the groups add up to the totals. A ' +
       '400 names groupBy (listing the allowed values) or the offending filter.',
     scopes: ['receipts:read'],
-    problems: [SUMMARY_GROUP_BY_INVALID],
+    problems: [VALIDATION_FAILED],
     replicaRead: true,
   })
   @ApiQuery({

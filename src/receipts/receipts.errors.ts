@@ -1,5 +1,4 @@
 import { defineProblem } from '@/common/app-error';
-import { SUMMARY_GROUPS } from './summary/receipt-summary.sql';
 
 /** The split's own refusals, declared once by demands (which own splits). */
 export {
@@ -57,14 +56,6 @@ export const BOUNCE_BEFORE_RECEIPT = defineProblem({
   detail: (id: string, receivedDate: string, bouncedOn: string) =>
     `Receipt ${id} was received on ${receivedDate}; it cannot bounce on ${bouncedOn}.`,
   example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b', '2026-11-22', '2026-11-20'],
-});
-
-/** POST /receipts/summary: a groupBy outside SUMMARY_GROUPS (field error on `groupBy`). */
-export const SUMMARY_GROUP_BY_INVALID = defineProblem({
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: () => `groupBy must be one of ${SUMMARY_GROUPS.join(', ')}.`,
-  example: [],
 });
 
 /** A receipt matched to a bank statement line (realised) is unmatched before it is cancelled. */

@@ -6,8 +6,8 @@ import { Route } from '@/http/route.decorator';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { AGEING_GROUPS, AGEING_PAGE, MAX_EDGES, RawAgeingQuery } from './ageing-query';
 import { AgeingView } from './dto/ageing.view';
-import { AGEING_QUERY_INVALID } from './receivables.errors';
 import { ReceivablesService } from './receivables.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 @ApiTags('receivables')
 @ApiExtraModels(MoneyView)
@@ -30,7 +30,7 @@ export class ReceivablesController {
       'pendingAmount over non-cancelled demands. A bad asOf, buckets, groupBy, page or size is ' +
       '400 VALIDATION_FAILED naming it.',
     scopes: ['receipts:read'],
-    problems: [AGEING_QUERY_INVALID],
+    problems: [VALIDATION_FAILED],
     replicaRead: true,
   })
   @ApiQuery({

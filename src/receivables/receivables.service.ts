@@ -1,30 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { FieldError } from '@/common/app-error';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { bucketLabels, parseAgeingQuery, RawAgeingQuery } from './ageing-query';
 import { AgeingView } from './dto/ageing.view';
-import { AGEING_QUERY_INVALID } from './receivables.errors';
 import { AGEING_SQL, ageingParams, AgeingRow } from './receivables.sql';
+import { validationFailed } from '@/http/errors/validation';
 
 /** What buyers owe: read-only, one statement per report, through the request's transaction. */
 @Injectable()
 export class ReceivablesService {
-  constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+  ) {}
 
   /** GET /receivables/ageing. */
   async ageing(tenant: TenantContext, raw: RawAgeingQuery): Promise<AgeingView> {
     const errors: FieldError[] = [];
-    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const today = this.clock.today(tenant);
     const query = parseAgeingQuery(raw, today, errors);
     if (errors.length > 0) {
-      throw AGEING_QUERY_INVALID.errorWith(
-        { errors },
-        errors.map((e) => `${e.field} ${e.message}`).join('; '),
-      );
+      throw validationFailed(errors);
     }
     const [row] = await this.txHost.tx.query<AgeingRow[]>(
       AGEING_SQL,

@@ -9,6 +9,7 @@
  * code is the code of the first problem, in the order page, size, sort, then filters in body
  * order; `errors` lists every problem with its own path (`page`, `sort[1]`, `filters[2].query`).
  */
+import { validationFailed } from '@/http/errors/validation';
 import { FieldError } from '@/common/app-error';
 
 import {
@@ -487,12 +488,13 @@ function collectFilters(
 ): ParsedFilter[] {
   if (body === undefined || body === null) return [];
   if (!Array.isArray(body)) {
-    problems.push({
-      code: SEARCH_ERROR_CODES.invalidBody,
-      field: 'filters',
-      message: `the body must be a JSON array of filters (or empty), got ${describeType(body)}; each filter is ${FILTER_SHAPE.replace(/^expected /, '')}`,
-    });
-    return [];
+    // The wrong shape of body altogether, not a bad filter: the same answer as any route's.
+    throw validationFailed([
+      {
+        field: 'body',
+        message: `body must be a JSON array of filters (or empty), got ${describeType(body)}; each filter is ${FILTER_SHAPE.replace(/^expected /, '')}`,
+      },
+    ]);
   }
   if (body.length > SEARCH_LIMITS.maxFilters) {
     problems.push({

@@ -16,7 +16,6 @@ import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { StatementView } from './dto/statement.view';
 import { RawStatementQuery, STATEMENT_FORMATS } from './statement-query';
-import { STATEMENT_QUERY_INVALID } from './statements.errors';
 import { StatementsService } from './statements.service';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -48,7 +47,7 @@ export class StatementsController {
       'malformed date, from after to, to after asOf, a payerId that is not a UUID or another ' +
       "format is 400 VALIDATION_FAILED naming it; another tenant's booking is 404.",
     scopes: ['receipts:read'],
-    problems: [STATEMENT_QUERY_INVALID, BOOKING_NOT_FOUND],
+    problems: [BOOKING_NOT_FOUND],
     replicaRead: true,
   })
   @ApiIdParam('Booking id.')

@@ -1,7 +1,7 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { Money, toMoney } from '@/common/money/money';
 import { paiseText } from '@/common/money/paise';
 import { TenantContext } from '@/common/tenant-context';
@@ -16,7 +16,7 @@ import { buildLedger, Ledger } from '@/ledger/booking-ledger';
 import { LedgerService } from '@/ledger/ledger.service';
 import { StatementView } from './dto/statement.view';
 import { parseStatementQuery, RawStatementQuery, StatementQuery } from './statement-query';
-import { STATEMENT_QUERY_INVALID } from './statements.errors';
+import { validationFailed } from '@/http/errors/validation';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -55,6 +55,7 @@ interface Statement {
 @Injectable()
 export class StatementsService {
   constructor(
+    private readonly clock: Clock,
     private readonly ledger: LedgerService,
     private readonly interest: InterestService,
     private readonly documents: StatementDocumentsService,
@@ -68,13 +69,10 @@ export class StatementsService {
     raw: RawStatementQuery,
   ): Promise<StatementView | StreamableFile> {
     const errors: FieldError[] = [];
-    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const today = this.clock.today(tenant);
     const query = parseStatementQuery(raw, today, errors);
     if (errors.length > 0) {
-      throw STATEMENT_QUERY_INVALID.errorWith(
-        { errors },
-        errors.map((e) => `${e.field} ${e.message}`).join('; '),
-      );
+      throw validationFailed(errors);
     }
     // Every record, not only those through `to`: interest at asOf needs what followed `to`.
     const row = await this.ledger.booking(tenant, bookingId);

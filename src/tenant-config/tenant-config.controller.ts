@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Put, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiIfMatch, etagHeader, sendEtag } from '@/http/etag';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Route } from '@/http/route.decorator';
 import { TenantContext } from '@/common/tenant-context';
@@ -11,21 +12,9 @@ import {
   TenantConfigurationView,
 } from './dto/tenant-configuration.view';
 import { CONFIGURATION_CHANGED } from './tenant-config.errors';
-import { ConfigurationWithEtag, TenantConfigService } from './tenant-config.service';
+import { TenantConfigService } from './tenant-config.service';
 
-const withEtag =
-  (res: Response) =>
-  ({ view, etag }: ConfigurationWithEtag) => {
-    res.setHeader('ETag', etag);
-    return view;
-  };
-
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Version of this configuration; send it as If-Match on PUT.',
-    schema: { type: 'string', example: '"3q2-7wEyN8Qk0X5m1aH9cFjWv0tB2sL4pR6uYz8"' },
-  },
-};
+const ETAG_HEADER = etagHeader('configuration');
 
 @ApiTags('tenant configuration')
 @Controller('tenant/configuration')
@@ -41,7 +30,7 @@ export class TenantConfigController {
   })
   @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
   get(@Tenant() tenant: TenantContext, @Res({ passthrough: true }) res: Response) {
-    return this.service.get(tenant).then(withEtag(res));
+    return this.service.get(tenant).then(sendEtag(res));
   }
 
   @Put()
@@ -52,12 +41,7 @@ export class TenantConfigController {
     scopes: ['tenant-config:write'],
     problems: [CONFIGURATION_CHANGED],
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag from a previous GET or PUT (or `*`); another value is 412.',
-    schema: { type: 'string', example: '"3q2-7wEyN8Qk0X5m1aH9cFjWv0tB2sL4pR6uYz8"' },
-  })
+  @ApiIfMatch()
   @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
   replace(
     @Tenant() tenant: TenantContext,
@@ -65,7 +49,7 @@ export class TenantConfigController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.service.replace(tenant, body, ifMatch).then(withEtag(res));
+    return this.service.replace(tenant, body, ifMatch).then(sendEtag(res));
   }
 
   @Get('history')

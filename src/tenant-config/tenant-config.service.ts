@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/clock/clock';
+import { etagOf, ifMatchAllows, WithEtag } from '@/http/etag';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { createHash } from 'node:crypto';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
-import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { formatLocalDate } from '@/common/dates/local-date';
 import { NumberingService } from '@/numbering/numbering.service';
 import { TenantConfigurationInput } from './dto/tenant-configuration.request';
 import {
@@ -27,10 +28,7 @@ import {
 } from './tenant-configuration-history.entity';
 import { TenantConfiguration } from './tenant-configuration.entity';
 
-export interface ConfigurationWithEtag {
-  view: TenantConfigurationView;
-  etag: string;
-}
+export type ConfigurationWithEtag = WithEtag<TenantConfigurationView>;
 
 function defaultSettings(): NumberingSettings {
   const settings: Record<string, unknown> = {
@@ -57,22 +55,10 @@ function toView(c: TenantConfiguration): TenantConfigurationView {
   };
 }
 
-/** Strong ETag: a hash of the representation itself. */
-function etagOf(view: TenantConfigurationView): string {
-  return `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
-}
-
-/** If-Match uses the strong comparison (RFC 9110 13.1.1): a weak tag (W/"...") never matches. */
-function matches(ifMatch: string, etag: string): boolean {
-  return ifMatch
-    .split(',')
-    .map((t) => t.trim())
-    .some((t) => t === '*' || t === etag);
-}
-
 @Injectable()
 export class TenantConfigService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
@@ -95,7 +81,7 @@ export class TenantConfigService {
   ): Promise<ConfigurationWithEtag> {
     const current = await this.load(tenant.tenantId, { forUpdate: true });
     const before = toView(current);
-    if (ifMatch !== undefined && !matches(ifMatch, etagOf(before))) {
+    if (!ifMatchAllows(ifMatch, etagOf(before))) {
       throw CONFIGURATION_CHANGED.error();
     }
     const next = pickSettings(input);
@@ -161,7 +147,7 @@ export class TenantConfigService {
     input: TenantConfigurationInput,
   ): Promise<ConfigurationPreview> {
     const candidate = pickSettings(input);
-    const today = localDateInZone(new Date(), tenant.timezone);
+    const today = this.clock.todayFields(tenant);
     const documents: ConfigurationPreview['documents'] = [];
     const nextOf: Partial<Record<string, string>> = {};
     for (const type of DOCUMENT_TYPES) {

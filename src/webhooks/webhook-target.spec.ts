@@ -213,7 +213,7 @@ describe(checkWebhookUrl.name, () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.errors).toEqual([
-      { field: 'url', message: 'must be an https URL (NODE_ENV=production)' },
+      { field: 'url', message: 'url must be an https URL (NODE_ENV=production)' },
     ]);
     await expect(checkWebhookUrl('https://93.184.216.34/hook', production)).resolves.toBe(
       'https://93.184.216.34/hook',

@@ -1,7 +1,7 @@
+import { validationFailed } from '@/http/errors/validation';
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
-import { AppError } from '@/common/app-error';
 import {
   forbiddenTargetMessage,
   WEBHOOK_URL_FORBIDDEN,
@@ -180,8 +180,7 @@ export async function checkWebhookUrl(
   field = 'url',
   resolve: ResolveAll = dnsLookupAll,
 ): Promise<string> {
-  const invalid = (message: string) =>
-    AppError.validation([{ field, message }], `${field} ${message}.`);
+  const invalid = (message: string) => validationFailed([{ field, message }]);
 
   // Checked before parsing so a huge value costs nothing.
   if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) {

@@ -32,17 +32,12 @@ import {
   MAX_SUBSCRIPTIONS,
   WebhooksService,
 } from './webhooks.service';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 /** The checks of a subscription URL (and event types), for the descriptions of create and change. */
 const URL_CHECKS =
   'url and events are checked: http or https (https only in production), no user:password part, known event types, "*" alone (400 VALIDATION_FAILED naming the field); the host must resolve within 2 s and, unless WEBHOOK_ALLOW_PRIVATE=true, not to a loopback, private, link-local or similar address.';
 const URL_PROBLEMS = [WEBHOOK_URL_UNRESOLVABLE, WEBHOOK_URL_FORBIDDEN];
-/** What refuseInvalidQuery says about a bad limit. */
-const DELIVERIES_QUERY_INVALID = {
-  status: 400,
-  code: 'VALIDATION_FAILED',
-  detail: 'The query is not valid: limit must be an integer from 1 to 200.',
-};
 
 @ApiTags('webhooks')
 @Controller('webhooks')
@@ -185,7 +180,7 @@ export class WebhooksController {
     description:
       'Every attempt, oldest first, with status code, duration, error and next retry. Page with after = the previous page nextAfter. A bad after or limit is 400 VALIDATION_FAILED naming it.',
     scopes: ['webhooks:write'],
-    problems: [DELIVERIES_QUERY_INVALID, WEBHOOK_NOT_FOUND],
+    problems: [VALIDATION_FAILED, WEBHOOK_NOT_FOUND],
   })
   @ApiIdParam('Subscription id.')
   @ApiCursorQuery(

@@ -1,9 +1,10 @@
+import { validationFailed } from '@/http/errors/validation';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { randomUUID } from 'node:crypto';
 import { SecretsKeyring } from '@/platform/secrets/secrets-keyring';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { AppError, FieldError } from '@/common/app-error';
+import { FieldError } from '@/common/app-error';
 import { TenantContext } from '@/common/tenant-context';
 import { parseCursorQuery, refuseInvalidQuery } from '@/http/cursor-query';
 import { ALL_EVENTS, CreateWebhookRequest, UpdateWebhookRequest } from './dto/webhook.request';
@@ -187,10 +188,7 @@ function uncheckedTarget(): Error {
 /** `["*"]` stands alone: "*" with other types would be ambiguous. */
 function normaliseEvents(events: string[]): string[] {
   if (events.includes(ALL_EVENTS) && events.length > 1) {
-    throw AppError.validation(
-      [{ field: 'events', message: 'use ["*"] alone, or list event types' }],
-      'The request is not valid: events: use ["*"] alone, or list event types.',
-    );
+    throw validationFailed([{ field: 'events', message: 'use ["*"] alone, or list event types' }]);
   }
   return events;
 }

@@ -673,7 +673,7 @@ export interface paths {
         };
         /**
          * Interest on late payment of a booking at asOf: periods, per payer and in total.
-         * @description Per split of a covered demand and payer, with start = dueDate + graceDays: the part paid on date d bears interest for each day t with start < t <= d, the part still unpaid at asOf for each day start < t <= asOf; each day at rate(t) / 100 / 365 (365 in leap years too), rate(t) being the rate in force on t (none before the first rate). Summed exactly per split, rounded half-up to paisa once. Paying receipts are those received on or before asOf that are ACTIVE or were cancelled or bounced after asOf; a split cancelled at asOf bears none; INTEREST demands bear none. A period is a maximal run of consecutive charged days with one unpaid amount and one rate. Per payer: demanded = interest demands dated on or before asOf, not cancelled at asOf, whose interestThrough is on or before asOf; waived = waivers dated on or before asOf; due = accrued - demanded - waived, never below 0. A disabled policy: accrued and due 0, demanded and waived as recorded. A bad asOf is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND.
+         * @description Per split of a covered demand and payer, with start = dueDate + graceDays: the part paid on date d bears interest for each day t with start < t <= d, the part still unpaid at asOf for each day start < t <= asOf; each day at rate(t) / 100 / 365 (365 in leap years too), rate(t) being the rate in force on t (none before the first rate). Summed exactly per split, rounded half-up to paisa once. Paying receipts are those received on or before asOf that are ACTIVE or were cancelled or bounced after asOf; a split cancelled at asOf bears none; INTEREST demands bear none. A period is a maximal run of consecutive charged days with one unpaid amount and one rate. Per payer: demanded = interest demands dated on or before asOf, not cancelled at asOf, whose interestThrough is on or before asOf; waived = waivers dated on or before asOf; due = accrued - demanded - waived, never below 0. A disabled policy: accrued and due 0, demanded and waived as recorded. A bad asOf is 400 VALIDATION_FAILED naming it. Errors: 404 BOOKING_NOT_FOUND.
          */
         get: operations["InterestController_bookingInterest"];
         put?: never;
@@ -781,7 +781,7 @@ export interface paths {
         };
         /**
          * The account's statement lines, in import order (a cursor feed).
-         * @description Lines in sequence order (per account, in the order imports committed). Store nextAfter and send it back as after: you never miss or repeat a line. status filters (UNMATCHED, SUGGESTED, MATCHED, IGNORED). Amounts and balances are Money in the account's currency. A bad status, after or limit is 400 VALIDATION_FAILED naming it; another tenant's account is 404. Errors: 400 VALIDATION_FAILED, 404 BANK_ACCOUNT_NOT_FOUND.
+         * @description Lines in sequence order (per account, in the order imports committed). Store nextAfter and send it back as after: you never miss or repeat a line. status filters (UNMATCHED, SUGGESTED, MATCHED, IGNORED). Amounts and balances are Money in the account's currency. A bad status, after or limit is 400 VALIDATION_FAILED naming it; another tenant's account is 404. Errors: 404 BANK_ACCOUNT_NOT_FOUND.
          */
         get: operations["BankAccountsController_lines"];
         put?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * The statement of account of a booking: its ledger as it stood on asOf.
-         * @description Every entry as it happened, oldest first, on business dates: DEMAND (a debit on the demand date; INTEREST demands too), RECEIPT (a credit on the received date), RECEIPT_REVERSED (a debit on the date the receipt was cancelled or bounced, its particulars saying which and why), DEMAND_CANCELLED (a credit on the cancel date, in the tenant's zone); a cancelled or bounced receipt shows twice. On one date: demands, then receipts, then reversals (a receipt, then a demand cancelled), then by document number. Entries dated after to (default asOf; asOf default today) do not exist yet. balance runs debit minus credit; openingBalance sums every entry dated before from (default: the first entry's date, opening 0); closingBalance = openingBalance + debits - credits. With payerId only that payer's splits count (a demand's debit is that payer's share). Totals run from the first entry through to (outstanding = closingBalance; overdue: on demands due before asOf); the interest figures are those of GET /bookings/{id}/interest at asOf (of the payer, with payerId). format=pdf: the printed A4 statement (real text, DejaVu Sans with ₹); format=xlsx: the entries as one worksheet (numeric money cells, date cells). A malformed date, from after to, to after asOf, a payerId that is not a UUID or another format is 400 VALIDATION_FAILED naming it; another tenant's booking is 404. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND.
+         * @description Every entry as it happened, oldest first, on business dates: DEMAND (a debit on the demand date; INTEREST demands too), RECEIPT (a credit on the received date), RECEIPT_REVERSED (a debit on the date the receipt was cancelled or bounced, its particulars saying which and why), DEMAND_CANCELLED (a credit on the cancel date, in the tenant's zone); a cancelled or bounced receipt shows twice. On one date: demands, then receipts, then reversals (a receipt, then a demand cancelled), then by document number. Entries dated after to (default asOf; asOf default today) do not exist yet. balance runs debit minus credit; openingBalance sums every entry dated before from (default: the first entry's date, opening 0); closingBalance = openingBalance + debits - credits. With payerId only that payer's splits count (a demand's debit is that payer's share). Totals run from the first entry through to (outstanding = closingBalance; overdue: on demands due before asOf); the interest figures are those of GET /bookings/{id}/interest at asOf (of the payer, with payerId). format=pdf: the printed A4 statement (real text, DejaVu Sans with ₹); format=xlsx: the entries as one worksheet (numeric money cells, date cells). A malformed date, from after to, to after asOf, a payerId that is not a UUID or another format is 400 VALIDATION_FAILED naming it; another tenant's booking is 404. Errors: 404 BOOKING_NOT_FOUND.
          */
         get: operations["StatementsController_statement"];
         put?: never;
@@ -966,7 +966,7 @@ export interface paths {
         get: operations["RemindersController_getPolicy"];
         /**
          * Replace the reminder policy.
-         * @description Both fields required; unknown fields refused. At most 10 steps, names unique (upper-case letters, digits, _), offsetDays -60..365; else 400 VALIDATION_FAILED. Steps are kept in offset order. Send If-Match with the ETag of a GET (412 on mismatch). A change is written as a reminder-policy.updated event; a PUT that changes nothing stores nothing. Errors: 400 VALIDATION_FAILED, 412 REMINDER_POLICY_CHANGED.
+         * @description Both fields required; unknown fields refused. At most 10 steps, names unique (upper-case letters, digits, _), offsetDays -60..365; else 400 VALIDATION_FAILED. Steps are kept in offset order. Send If-Match with the ETag of a GET (412 on mismatch). A change is written as a reminder-policy.updated event; a PUT that changes nothing stores nothing. Errors: 412 REMINDER_POLICY_CHANGED.
          */
         put: operations["RemindersController_replacePolicy"];
         post?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Hold a booking's reminders (a dispute).
-         * @description From today until until (inclusive; none: until ended), no reminder of the booking is due: runs count them in skippedHeld. A booking has one active hold at a time: 409 HOLD_ACTIVE. until before today is 400 VALIDATION_FAILED. Writes collection-hold.created. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND, 409 HOLD_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description From today until until (inclusive; none: until ended), no reminder of the booking is due: runs count them in skippedHeld. A booking has one active hold at a time: 409 HOLD_ACTIVE. until before today is 400 VALIDATION_FAILED. Writes collection-hold.created. Errors: 404 BOOKING_NOT_FOUND, 409 HOLD_ACTIVE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["RemindersController_createHold"];
         delete?: never;
@@ -4116,7 +4116,7 @@ export interface components {
             status: number;
             /**
              * @description Human-readable explanation of this occurrence.
-             * @example The request is not valid: amount: amount must not be less than 0.01
+             * @example The request is not valid: amount must not be less than 0.01.
              */
             detail: string;
             /**
@@ -4189,7 +4189,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/health/live",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -4291,7 +4291,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/health/ready",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -4359,7 +4359,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/metrics",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -4616,7 +4616,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/configuration",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -4758,7 +4758,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/configuration",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -4952,7 +4952,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/configuration/history",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -5090,7 +5090,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/configuration/preview",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -5271,7 +5271,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -5496,7 +5496,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/search",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -5673,7 +5673,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -5834,7 +5834,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -6057,7 +6057,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands/search",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -6234,7 +6234,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -6395,7 +6395,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -6618,7 +6618,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/search",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -6799,10 +6799,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "groupBy must be one of paymentMode, status, payerType, demandType, receivedMonth, receivedDate.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/summary",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -6970,7 +6976,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -7134,7 +7140,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/{id}/cancel",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -7367,7 +7373,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/{id}/bounce",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -7578,7 +7584,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/payments",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -7801,10 +7807,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The query is not valid: groupBy must be one of none, booking, payerType, demandType.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receivables/ageing",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -7939,7 +7951,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands/{id}/cancel",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -8172,7 +8184,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/cancel",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -8408,10 +8420,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "format must be one of csv, xlsx.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/export",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -8616,10 +8634,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "download must be one of 1, 0, true, false.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/receipts/{id}/document",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -8771,10 +8795,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The query is not valid: limit must be an integer from 1 to 500.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/events",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -8919,7 +8949,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/webhooks",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -9260,7 +9290,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/webhooks/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -9416,7 +9446,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/webhooks/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -9757,7 +9787,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/webhooks/{id}/rotate-secret",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -9919,10 +9949,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The query is not valid: limit must be an integer from 1 to 200.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/webhooks/{id}/deliveries",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -10069,7 +10105,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/interest-policy",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -10211,7 +10247,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/interest-policy",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -10405,7 +10441,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/interest-policy/history",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -10545,10 +10581,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: asOf must not be after today (2026-11-26).",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/interest",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -10703,10 +10745,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: asOf must not be after today (2026-11-26).",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/interest-demands",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -10919,7 +10967,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/interest-waivers",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -11122,7 +11170,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -11262,7 +11310,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -11479,7 +11527,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -11640,7 +11688,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -11844,10 +11892,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The query is not valid: dateFormat must be one of YYYY-MM-DD, DD/MM/YYYY, DD/MM/YY, DD-MMM-YYYY, DD MMM YYYY.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts/{id}/lines",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -11997,7 +12051,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-accounts/{id}/rematch",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -12383,7 +12437,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-lines/{id}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -12547,7 +12601,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-lines/{id}/match",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -12758,7 +12812,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-lines/{id}/unmatch",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -13002,7 +13056,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bank-lines/{id}/ignore",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -13255,10 +13309,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The query is not valid: to must not be after asOf (2026-11-30).",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/statement",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -13417,10 +13477,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands/{id}/letter",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -13576,7 +13642,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/reminder-policy",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -13718,10 +13784,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/tenant/reminder-policy",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -13913,10 +13985,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/reminders/due",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -14047,10 +14125,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/reminders/run",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -14238,7 +14322,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/demands/{id}/reminders",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
@@ -14401,10 +14485,16 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: format must be one of pdf, json.",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/collection-holds",
                      *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -14634,7 +14724,7 @@ export interface operations {
                      *       "type": "https://errors.finance-service.dev/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount: amount must not be less than 0.01",
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
                      *       "instance": "/bookings/{id}/collection-holds/{holdId}",
                      *       "code": "VALIDATION_FAILED",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",

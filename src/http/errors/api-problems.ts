@@ -24,7 +24,7 @@ export class ProblemView {
   @ApiProperty({ description: 'HTTP status code.', type: 'integer', example: 400 }) status: number;
   @ApiProperty({
     description: 'Human-readable explanation of this occurrence.',
-    example: 'The request is not valid: amount: amount must not be less than 0.01',
+    example: 'The request is not valid: amount must not be less than 0.01.',
   })
   detail: string;
   @ApiProperty({ description: 'The request path.', example: '/receipts' }) instance: string;
@@ -56,7 +56,7 @@ const PROBLEMS: Record<
     title: 'Bad Request',
     description: 'Invalid input; `errors` names each offending field or parameter.',
     code: 'VALIDATION_FAILED',
-    detail: 'The request is not valid: amount: amount must not be less than 0.01',
+    detail: 'The request is not valid: amount must not be less than 0.01.',
   },
   401: {
     title: 'Unauthorized',

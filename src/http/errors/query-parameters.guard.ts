@@ -1,3 +1,4 @@
+import { validationFailed } from './validation';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DECORATORS } from '@nestjs/swagger';
@@ -49,10 +50,7 @@ export class QueryParametersGuard implements CanActivate {
         const problem =
           textProblem(item) ?? (item.includes('\uFFFD') ? 'is not valid UTF-8' : null);
         if (problem) {
-          throw AppError.validation(
-            [{ field: name, message: problem }],
-            `The query parameter ${name} ${problem}.`,
-          );
+          throw validationFailed([{ field: name, message: problem }]);
         }
       }
     }

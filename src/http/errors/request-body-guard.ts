@@ -1,3 +1,4 @@
+import { validationFailed } from './validation';
 import { isUtf8 } from 'node:buffer';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@/common/app-error';
@@ -128,6 +129,6 @@ export function requestBodyGuard(req: Request, _res: Response, next: NextFunctio
   return next(
     problem.code === 'BODY_TOO_COMPLEX'
       ? AppError.badRequest('BODY_TOO_COMPLEX', detail, errors)
-      : AppError.validation(errors, detail),
+      : validationFailed(errors),
   );
 }

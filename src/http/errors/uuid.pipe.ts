@@ -1,5 +1,5 @@
 import { ParseUUIDPipe, PipeTransform } from '@nestjs/common';
-import { AppError } from '@/common/app-error';
+import { validationFailed } from './validation';
 
 /**
  * A path id that is not a UUID is a 400 naming the parameter. Valid ids are lower-cased, the
@@ -7,11 +7,7 @@ import { AppError } from '@/common/app-error';
  */
 export const uuidPipe = (name: string): PipeTransform<string, Promise<string>> => {
   const parse = new ParseUUIDPipe({
-    exceptionFactory: () =>
-      AppError.validation(
-        [{ field: name, message: `${name} must be a UUID` }],
-        `${name} must be a UUID.`,
-      ),
+    exceptionFactory: () => validationFailed([{ field: name, message: `${name} must be a UUID` }]),
   });
   return {
     transform: async (value, metadata) => (await parse.transform(value, metadata)).toLowerCase(),

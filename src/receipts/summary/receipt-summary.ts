@@ -3,7 +3,7 @@
  * a search with the same filters matches, optionally per group (SUMMARY_GROUPS), in one
  * statement (receipt-summary.sql.ts), kept up to date between requests (summary-cache.ts).
  */
-import { SUMMARY_GROUP_BY_INVALID } from '../receipts.errors';
+import { validationFailed } from '@/http/errors/validation';
 import { SUMMARY_GROUPS, SummaryGroup } from './receipt-summary.sql';
 
 export {
@@ -20,7 +20,7 @@ export function parseGroupBy(raw: unknown): SummaryGroup | undefined {
   const match = SUMMARY_GROUPS.find((g) => g === raw);
   if (match === undefined) {
     const message = `must be one of ${SUMMARY_GROUPS.join(', ')}`;
-    throw SUMMARY_GROUP_BY_INVALID.errorWith({ errors: [{ field: 'groupBy', message }] });
+    throw validationFailed([{ field: 'groupBy', message }]);
   }
   return match;
 }
