@@ -588,6 +588,46 @@ describe('bank accounts and statement import', () => {
       await refused('a,b\n\u0000', '', 400, 'STATEMENT_UNREADABLE');
     });
 
+    it('a CSV transaction row that cannot be read is unreadable wherever it stands, the last row too', async () => {
+      const hdfc = (transactions: HdfcTransaction[]) =>
+        writeHdfcStatement({
+          accountNumber: HDFC_NUMBER,
+          holder: 'SKYLINE DEVELOPERS PVT LTD',
+          ifsc: 'HDFC0001234',
+          from: '2026-06-01',
+          to: '2026-06-30',
+          openingBalance: '100000.00',
+          transactions,
+        });
+      const upi = (date: string, credit: string): HdfcTransaction => ({
+        date,
+        narration: `UPI-BUYER-buyer@okhdfcbank-HDFC0000123-530512345678-${date}`,
+        reference: '0000530512345678',
+        credit,
+      });
+      // The third and last row dated 31 June: it was dropped and the chain still held.
+      const lastRow = hdfc([
+        upi('2026-06-28', '10000.00'),
+        upi('2026-06-29', '20000.00'),
+        upi('2026-06-30', '300000.00'),
+      ]).replaceAll('30/06/26', '31/06/26');
+      expect((await refused(lastRow, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 15', message: 'the Date "31/06/26" is not a date (DD/MM/YY)' },
+      ]);
+      const onlyRow = hdfc([upi('2026-06-30', '5000.00')]).replaceAll('30/06/26', '32/13/26');
+      expect((await refused(onlyRow, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 13', message: 'the Date "32/13/26" is not a date (DD/MM/YY)' },
+      ]);
+      // Another layout's last row (the file made this account's).
+      const axis = fixture('axis-2025-11.csv')
+        .toString()
+        .replace('912020012345678', HDFC_NUMBER)
+        .replace('12-11-2025,,"Consolidated', '31-11-2025,,"Consolidated');
+      expect((await refused(axis, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 13', message: 'the Tran Date "31-11-2025" is not a date (DD-MM-YYYY)' },
+      ]);
+    });
+
     it('XML with a DTD or entities is STATEMENT_UNREADABLE', async () => {
       const xml = fixture('camt053-v08-2025-11.xml').toString();
       const withDtd = xml

@@ -171,11 +171,13 @@ class BalanceChain {
 }
 
 /**
- * A bank's CSV export (CONTRACT §11.1, §11.3). Lines before the header row are the account
- * block; rows between the header and the first transaction (a `****` rule, an opening balance
- * row) and after the last transaction (a summary block, a footer) are skipped; a repeated header
- * row (a page break) is skipped too. A row that is not a transaction between two transactions is
- * unreadable, as is a transaction row with a bad date or amount, naming its line.
+ * A bank's CSV export. Lines before the header row are the account block; rows between the
+ * header and the first transaction (a `****` rule, an opening balance row) are skipped, as is a
+ * repeated header row (a page break). A rule after transactions, or the layout's own footer
+ * line, ends the table: the summary after it is skipped. Inside the table a row with the table's
+ * columns and an amount is a transaction row: a bad date or amount in it is unreadable, naming
+ * its line, wherever it stands, so no row is ever dropped in silence. A row that is not a
+ * transaction between two transactions is unreadable too.
  */
 export async function* parseCsvStatement(
   text: string,
@@ -193,33 +195,67 @@ export async function* parseCsvStatement(
   }
   const headerOf = (role: CsvRole) => layout.columns.find((c) => c.role === role)?.header ?? role;
   const chain = new BalanceChain();
-  let inTable = false;
+  const dateRole: CsvRole = roles.has('bookingDate') ? 'bookingDate' : 'valueDate';
+  const amountRoles: CsvRole[] = roles.has('amount') ? ['amount'] : ['debit', 'credit'];
+  const widest = Math.max(...roles.values());
+  /** Before the header row, in the table, or after its closing rule or the layout's footer. */
+  let state: 'before' | 'table' | 'after' = 'before';
+  /** Where the table ended (its closing rule or footer line). */
+  let endedAt = 0;
   let transactions = 0;
+  /** Transactions since the last header row: a rule right under a header does not end the table. */
+  let sinceHeader = 0;
   /** The first row after a transaction that is not one: a footer, unless a transaction follows. */
   let stray: { line: number; why: string } | undefined;
 
   for await (const { record, info, raw } of records(text, header.delimiter)) {
     const trimmed = raw.trim();
     const fileLine = info.lines - (trimmed.match(/\n/g)?.length ?? 0);
-    if (!inTable) {
-      inTable = matchHeader(record, layout) !== undefined;
-      continue;
-    }
-    if (record.every((cell) => RULE.test(cell))) continue;
-    if (matchHeader(record, layout)) continue;
     const cell = (role: CsvRole) => {
       const at = roles.get(role);
       return at === undefined ? '' : (record[at] ?? '').trim();
     };
-    const dateRole: CsvRole = roles.has('bookingDate') ? 'bookingDate' : 'valueDate';
+    // A row with the table's columns and an amount is a transaction row, however badly written.
+    const transactionRow =
+      record.length > widest && amountRoles.some((role) => !/^-?$/.test(cell(role)));
+    if (matchHeader(record, layout)) {
+      state = 'table';
+      sinceHeader = 0;
+      continue;
+    }
+    if (state === 'before') continue;
+    if (state === 'after') {
+      if (transactionRow && parseDate1(cell(dateRole), layout) !== undefined) {
+        throw unreadable(
+          `line ${fileLine}`,
+          `a transaction row after the end of the table at line ${endedAt}`,
+        );
+      }
+      continue;
+    }
+    if (record.every((c) => c === '')) continue;
+    if (record.every((c) => RULE.test(c))) {
+      if (sinceHeader > 0) {
+        state = 'after';
+        endedAt = fileLine;
+      }
+      continue;
+    }
+    if (layout.footer?.test(record.find((c) => c !== '') ?? '')) {
+      state = 'after';
+      endedAt = fileLine;
+      continue;
+    }
     const date = parseDate1(cell(dateRole), layout);
     if (date === undefined) {
+      const notADate = `the ${headerOf(dateRole)} ${quote(cell(dateRole))} is not a date (${layout.dateFormats[0]})`;
+      if (transactionRow) throw unreadable(`line ${fileLine}`, notADate);
       if (transactions > 0) {
         stray ??= {
           line: fileLine,
           why:
             cell(dateRole) !== '' && /\d/.test(cell(dateRole))
-              ? `the ${headerOf(dateRole)} ${quote(cell(dateRole))} is not a date (${layout.dateFormats[0]})`
+              ? notADate
               : `${quote(trimmed)} is not a transaction row`,
         };
       }
@@ -288,9 +324,10 @@ export async function* parseCsvStatement(
     };
     chain.add(line);
     transactions++;
+    sinceHeader++;
     yield line;
   }
-  if (!inTable) {
+  if (state === 'before') {
     throw STATEMENT_LAYOUT_UNKNOWN.error(`The ${layout.name} header row was not read`, CSV_LAYOUTS);
   }
   return { layout: layout.name, pending: 0, ...chain.totals() };
