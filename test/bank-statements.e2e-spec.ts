@@ -661,6 +661,41 @@ describe('bank accounts and statement import', () => {
       );
     });
 
+    it('a CSV whose account block names another account is STATEMENT_ACCOUNT_MISMATCH, every layout', async () => {
+      // The number in the cell after the label, as HDFC's XLS export saved as CSV has it.
+      const hdfc = fixture('hdfc-2025-11.csv')
+        .toString()
+        .replace('Account No : 50200012345678   OTHER,,,,,,', 'Account No :,50200098765432,,,,,');
+      const body = await refused(hdfc, '', 400, 'STATEMENT_ACCOUNT_MISMATCH');
+      expect(body.detail).toContain('XXXXXXXXXX5432');
+      expect(body.detail).toContain('XXXXXXXXXX5678');
+      expect(JSON.stringify(body)).not.toContain('50200098765432');
+      // Each bank's own account block, as the fixtures write it, names its own account.
+      for (const file of [
+        'sbi-2025-11.xls.txt',
+        'axis-2025-11.csv',
+        'kotak-2025-11-newest-first.csv',
+      ]) {
+        await refused(fixture(file), '', 400, 'STATEMENT_ACCOUNT_MISMATCH');
+      }
+      const generic = `?columns=${encodeURIComponent('date:Txn Date,narration:Particulars,reference:Ref No,amount:Amount,drcr:Dr/Cr,balance:Running Balance')}&dateFormat=DD-MMM-YYYY`;
+      await refused(
+        fixture('generic-idfc-2025-11.csv'),
+        generic,
+        400,
+        'STATEMENT_ACCOUNT_MISMATCH',
+      );
+      await refused(
+        fixture('hdfc-2025-11.csv')
+          .toString()
+          .replace('Account No :', 'A/C No :')
+          .replace(HDFC_NUMBER, '50200011112222'),
+        '',
+        400,
+        'STATEMENT_ACCOUNT_MISMATCH',
+      );
+    });
+
     it('an unknown format or layout, a header of no layout, a bad generic query', async () => {
       expect(
         (await refused(fixture('hdfc-2025-11.csv'), '?format=ofx', 400, 'STATEMENT_FORMAT_UNKNOWN'))

@@ -1,6 +1,12 @@
 import { CsvError, parse } from 'csv-parse/stream';
 import Decimal from 'decimal.js';
-import { STATEMENT_CURRENCY_MISMATCH, STATEMENT_LAYOUT_UNKNOWN } from '@/bank/bank.errors';
+import { maskAccountNumber } from '@/bank/account-number';
+import {
+  STATEMENT_ACCOUNT_MISMATCH,
+  STATEMENT_CURRENCY_MISMATCH,
+  STATEMENT_LAYOUT_UNKNOWN,
+} from '@/bank/bank.errors';
+import { namesAccount, statedAccount } from './csv-account';
 import { BANK_LAYOUTS, CSV_LAYOUTS, CsvLayout, CsvRole, matchHeader } from './csv-layouts';
 import {
   Direction,
@@ -28,6 +34,8 @@ interface Header {
   layout: CsvLayout;
   delimiter: string;
   roles: Map<CsvRole, number>;
+  /** The lines above the header row (the account block). */
+  preamble: string[];
 }
 
 const RULE = /^[*=_\-\s]*$/;
@@ -43,6 +51,7 @@ const naiveCells = (line: string, delimiter: string) =>
 function findHeader(text: string, layout: CsvLayout | undefined): Header {
   const candidates = layout ? [layout] : BANK_LAYOUTS;
   let start = 0;
+  const preamble: string[] = [];
   for (let n = 0; n < HEADER_SEARCH_LINES && start < text.length; n++) {
     const end = text.indexOf('\n', start);
     const line = text.slice(start, end === -1 ? text.length : end);
@@ -52,9 +61,10 @@ function findHeader(text: string, layout: CsvLayout | undefined): Header {
       const cells = naiveCells(line, delimiter);
       for (const candidate of candidates) {
         const roles = matchHeader(cells, candidate);
-        if (roles) return { layout: candidate, delimiter, roles };
+        if (roles) return { layout: candidate, delimiter, roles, preamble };
       }
     }
+    preamble.push(line.replace(/\r$/, ''));
   }
   throw STATEMENT_LAYOUT_UNKNOWN.error(
     layout
@@ -191,6 +201,14 @@ export async function* parseCsvStatement(
       `the ${layout.name} header row`,
       layout.currency,
       expected.currency,
+    );
+  }
+  const stated = statedAccount(header.preamble, header.delimiter);
+  if (stated && !namesAccount(stated, expected.accountNumber)) {
+    throw STATEMENT_ACCOUNT_MISMATCH.error(
+      `${quote(stated.label)} at line ${stated.line}`,
+      maskAccountNumber(stated.identifier),
+      maskAccountNumber(expected.accountNumber),
     );
   }
   const headerOf = (role: CsvRole) => layout.columns.find((c) => c.role === role)?.header ?? role;
