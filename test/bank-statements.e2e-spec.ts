@@ -19,6 +19,9 @@ import { as } from './support/tokens';
 
 const FIXTURES = join(__dirname, 'fixtures', 'bank');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+/** Statement files banks really wrote, kept outside the repository (never copied in). */
+const REAL = join(__dirname, '..', '..', 'shared', 'references', 'bank-real');
+const realFile = (name: string) => readFileSync(join(REAL, name));
 const HDFC_NUMBER = '50200012345678';
 
 interface Money {
@@ -492,6 +495,37 @@ describe('bank accounts and statement import', () => {
       });
       const [line] = await allLines(key, account.id);
       expect(line.amount).toMatchObject({ amount: 25000, currency: 'EUR' });
+    });
+
+    it("Citi's MT940: four spaces where the entry date goes, a funds code, zero-amount entries", async () => {
+      const key = await tenantKey();
+      const account = await createAccount(key, {
+        accountNumber: '123456789',
+        currency: 'USD',
+        ifsc: null,
+      });
+      const res = await imported(key, account.id, realFile('citi-mt940.txt'));
+      expect(res).toMatchObject({
+        format: 'mt940',
+        lines: 3,
+        imported: 3,
+        from: '2024-03-12',
+        to: '2024-03-12',
+        openingBalance: { amount: 17376.67, currency: 'USD' },
+        closingBalance: { amount: 16233.92, currency: 'USD' },
+        balanceCheck: 'OK',
+      });
+      const lines = await allLines(key, account.id);
+      expect(lines.map((l) => [l.valueDate, l.bookingDate, l.direction, l.amount.amount])).toEqual([
+        ['2024-03-12', null, 'DEBIT', 212.39],
+        ['2024-03-12', null, 'DEBIT', 369.28],
+        ['2024-03-12', null, 'DEBIT', 561.08],
+      ]);
+      // NONREF is SWIFT's "no reference": read as none, as for every MT940.
+      expect(lines[0]).toMatchObject({
+        reference: '',
+        narration: '/PT/FT/PY/SOMETHING FOO BAR 112233 123456789',
+      });
     });
 
     it('the content decides the format, whatever the Content-Type says', async () => {
