@@ -11,6 +11,7 @@ interface Money {
 }
 interface Suggestion {
   receipts: string[];
+  receiptNumbers?: string[];
   rule: string;
   score: number;
   reasons: string[];
@@ -22,7 +23,13 @@ interface LineView {
   utr: string | null;
   chequeNumber: string | null;
   status: string;
-  matches: { receipt: string; amount: Money; rule: string; score: number }[];
+  matches: {
+    receipt: string;
+    receiptNumber?: string;
+    amount: Money;
+    rule: string;
+    score: number;
+  }[];
   suggestions: Suggestion[];
   history?: {
     at: string;
@@ -266,6 +273,55 @@ describe('bank matching and realisation', () => {
       expect(first.score).toBeGreaterThan(second.score);
       expect(first.score).toBeLessThan(1);
       expect((await receipt(key, named.id)).realisedOn).toBeNull();
+    });
+
+    it("matches carry each receipt's number, suggestions their receipts' numbers in order; each tenant its own", async () => {
+      const seen = async (key: string) => {
+        const account = await createAccount(key);
+        const ref = utr();
+        const matched = await recordReceipt(t, key, {
+          amount: 41000,
+          transactionRef: ref,
+          receivedDate: '2026-11-10',
+        });
+        const [a, b] = [
+          await recordReceipt(t, key, { amount: 17500, receivedDate: '2026-11-18' }),
+          await recordReceipt(t, key, { amount: 17500, receivedDate: '2026-11-19' }),
+        ];
+        const { lines } = await importLines(key, account, [
+          neft('2026-11-11', '41000.00', ref),
+          { date: '2026-11-20', narration: 'NEFT CR-PAYMENT', reference: 'X1', credit: '17500.00' },
+        ]);
+        return { lines, matched, a, b };
+      };
+      const keyA = await newTenant();
+      const keyB = await newTenant();
+      const inA = await seen(keyA);
+      const inB = await seen(keyB);
+      for (const [key, { lines, matched, a, b }] of [
+        [keyA, inA],
+        [keyB, inB],
+      ] as const) {
+        const [byReference, suggested] = lines;
+        expect(byReference.matches).toEqual([
+          expect.objectContaining({ receipt: matched.id, receiptNumber: matched.receiptNumber }),
+        ]);
+        expect(suggested.suggestions.map((s) => [s.receipts, s.receiptNumbers])).toEqual([
+          [[b.id], [b.receiptNumber]],
+          [[a.id], [a.receiptNumber]],
+        ]);
+        // The line read alone says the same.
+        expect((await line(key, byReference.id)).matches[0].receiptNumber).toBe(
+          matched.receiptNumber,
+        );
+        expect((await line(key, suggested.id)).suggestions[0].receiptNumbers).toEqual([
+          b.receiptNumber,
+        ]);
+      }
+      // Numbered per tenant: both tenants' first receipts may carry the same number.
+      expect(inA.matched.receiptNumber).toBe(inB.matched.receiptNumber);
+      const foreign = await request(t.server).get(`/bank-lines/${inB.lines[0].id}`).set(as(keyA));
+      expect(foreign.status).toBe(404);
     });
 
     it('AMOUNT_DATE: a cheque is suggested up to 10 days after it was received', async () => {
@@ -817,6 +873,7 @@ describe('bank matching and realisation', () => {
       expect(returned.suggestions).toEqual([
         {
           receipts: [r.id],
+          receiptNumbers: [r.receiptNumber],
           rule: 'RETURN',
           score: 0.9,
           reasons: ['cheque number equal', 'amount equal', 'cheque returned'],

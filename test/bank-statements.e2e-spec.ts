@@ -19,6 +19,9 @@ import { as } from './support/tokens';
 
 const FIXTURES = join(__dirname, 'fixtures', 'bank');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+/** Statement files banks really wrote, kept outside the repository (never copied in). */
+const REAL = join(__dirname, '..', '..', 'shared', 'references', 'bank-real');
+const realFile = (name: string) => readFileSync(join(REAL, name));
 const HDFC_NUMBER = '50200012345678';
 
 interface Money {
@@ -494,6 +497,37 @@ describe('bank accounts and statement import', () => {
       expect(line.amount).toMatchObject({ amount: 25000, currency: 'EUR' });
     });
 
+    it("Citi's MT940: four spaces where the entry date goes, a funds code, zero-amount entries", async () => {
+      const key = await tenantKey();
+      const account = await createAccount(key, {
+        accountNumber: '123456789',
+        currency: 'USD',
+        ifsc: null,
+      });
+      const res = await imported(key, account.id, realFile('citi-mt940.txt'));
+      expect(res).toMatchObject({
+        format: 'mt940',
+        lines: 3,
+        imported: 3,
+        from: '2024-03-12',
+        to: '2024-03-12',
+        openingBalance: { amount: 17376.67, currency: 'USD' },
+        closingBalance: { amount: 16233.92, currency: 'USD' },
+        balanceCheck: 'OK',
+      });
+      const lines = await allLines(key, account.id);
+      expect(lines.map((l) => [l.valueDate, l.bookingDate, l.direction, l.amount.amount])).toEqual([
+        ['2024-03-12', null, 'DEBIT', 212.39],
+        ['2024-03-12', null, 'DEBIT', 369.28],
+        ['2024-03-12', null, 'DEBIT', 561.08],
+      ]);
+      // NONREF is SWIFT's "no reference": read as none, as for every MT940.
+      expect(lines[0]).toMatchObject({
+        reference: '',
+        narration: '/PT/FT/PY/SOMETHING FOO BAR 112233 123456789',
+      });
+    });
+
     it('the content decides the format, whatever the Content-Type says', async () => {
       const key = await tenantKey();
       const account = await createAccount(key);
@@ -588,6 +622,46 @@ describe('bank accounts and statement import', () => {
       await refused('a,b\n\u0000', '', 400, 'STATEMENT_UNREADABLE');
     });
 
+    it('a CSV transaction row that cannot be read is unreadable wherever it stands, the last row too', async () => {
+      const hdfc = (transactions: HdfcTransaction[]) =>
+        writeHdfcStatement({
+          accountNumber: HDFC_NUMBER,
+          holder: 'SKYLINE DEVELOPERS PVT LTD',
+          ifsc: 'HDFC0001234',
+          from: '2026-06-01',
+          to: '2026-06-30',
+          openingBalance: '100000.00',
+          transactions,
+        });
+      const upi = (date: string, credit: string): HdfcTransaction => ({
+        date,
+        narration: `UPI-BUYER-buyer@okhdfcbank-HDFC0000123-530512345678-${date}`,
+        reference: '0000530512345678',
+        credit,
+      });
+      // The third and last row dated 31 June: it was dropped and the chain still held.
+      const lastRow = hdfc([
+        upi('2026-06-28', '10000.00'),
+        upi('2026-06-29', '20000.00'),
+        upi('2026-06-30', '300000.00'),
+      ]).replaceAll('30/06/26', '31/06/26');
+      expect((await refused(lastRow, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 15', message: 'the Date "31/06/26" is not a date (DD/MM/YY)' },
+      ]);
+      const onlyRow = hdfc([upi('2026-06-30', '5000.00')]).replaceAll('30/06/26', '32/13/26');
+      expect((await refused(onlyRow, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 13', message: 'the Date "32/13/26" is not a date (DD/MM/YY)' },
+      ]);
+      // Another layout's last row (the file made this account's).
+      const axis = fixture('axis-2025-11.csv')
+        .toString()
+        .replace('912020012345678', HDFC_NUMBER)
+        .replace('12-11-2025,,"Consolidated', '31-11-2025,,"Consolidated');
+      expect((await refused(axis, '', 400, 'STATEMENT_UNREADABLE')).errors).toEqual([
+        { field: 'line 13', message: 'the Tran Date "31-11-2025" is not a date (DD-MM-YYYY)' },
+      ]);
+    });
+
     it('XML with a DTD or entities is STATEMENT_UNREADABLE', async () => {
       const xml = fixture('camt053-v08-2025-11.xml').toString();
       const withDtd = xml
@@ -618,6 +692,41 @@ describe('bank accounts and statement import', () => {
         '',
         400,
         'STATEMENT_CURRENCY_MISMATCH',
+      );
+    });
+
+    it('a CSV whose account block names another account is STATEMENT_ACCOUNT_MISMATCH, every layout', async () => {
+      // The number in the cell after the label, as HDFC's XLS export saved as CSV has it.
+      const hdfc = fixture('hdfc-2025-11.csv')
+        .toString()
+        .replace('Account No : 50200012345678   OTHER,,,,,,', 'Account No :,50200098765432,,,,,');
+      const body = await refused(hdfc, '', 400, 'STATEMENT_ACCOUNT_MISMATCH');
+      expect(body.detail).toContain('XXXXXXXXXX5432');
+      expect(body.detail).toContain('XXXXXXXXXX5678');
+      expect(JSON.stringify(body)).not.toContain('50200098765432');
+      // Each bank's own account block, as the fixtures write it, names its own account.
+      for (const file of [
+        'sbi-2025-11.xls.txt',
+        'axis-2025-11.csv',
+        'kotak-2025-11-newest-first.csv',
+      ]) {
+        await refused(fixture(file), '', 400, 'STATEMENT_ACCOUNT_MISMATCH');
+      }
+      const generic = `?columns=${encodeURIComponent('date:Txn Date,narration:Particulars,reference:Ref No,amount:Amount,drcr:Dr/Cr,balance:Running Balance')}&dateFormat=DD-MMM-YYYY`;
+      await refused(
+        fixture('generic-idfc-2025-11.csv'),
+        generic,
+        400,
+        'STATEMENT_ACCOUNT_MISMATCH',
+      );
+      await refused(
+        fixture('hdfc-2025-11.csv')
+          .toString()
+          .replace('Account No :', 'A/C No :')
+          .replace(HDFC_NUMBER, '50200011112222'),
+        '',
+        400,
+        'STATEMENT_ACCOUNT_MISMATCH',
       );
     });
 

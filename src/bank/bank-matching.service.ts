@@ -1,25 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { canBounce, reachesBank } from '@/common/domain/payment-modes';
+import { reachesBank } from '@/common/domain/payment-modes';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { TenantContext } from '@/common/tenant-context';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import {
-  RECEIPT_NOT_FOUND,
-  RETURN_LINE_NOT_FOUND,
-  RETURN_LINE_NOT_MATCHABLE,
-} from '@/receipts/receipts.errors';
+import { RETURN_LINE_NOT_FOUND, RETURN_LINE_NOT_MATCHABLE } from '@/receipts/receipts.errors';
 import { ReceiptsService } from '@/receipts/receipts.service';
-import {
-  BANK_LINE_NOT_FOUND,
-  LINE_NOT_MATCHABLE,
-  LINE_NOT_MATCHED,
-  MATCH_AMOUNT_MISMATCH,
-  RECEIPT_ALREADY_MATCHED,
-  RECEIPT_NOT_MATCHABLE,
-} from './bank.errors';
+import { BANK_LINE_NOT_FOUND, LINE_NOT_MATCHABLE, LINE_NOT_MATCHED } from './bank.errors';
 import { BankService } from './bank.service';
+import { manualMatchDecision, manualMatchLine } from './manual-match';
 import {
   ReceiptHooks,
   ReceiptReturnHook,
@@ -279,70 +269,31 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
     lineId: string,
     body: MatchBankLineRequest,
   ): Promise<BankLineDetailView> {
-    const line = await this.lockLine(tenant, lineId);
-    const isReturn =
-      line.direction === 'DEBIT' &&
-      line.status === 'SUGGESTED' &&
-      (await this.bank.linesByIds(tenant, [lineId]))[0].suggestions.some(
-        (s) => s.rule === 'RETURN',
-      );
-    if (line.direction === 'DEBIT' && !isReturn) {
-      throw LINE_NOT_MATCHABLE.error(lineId, 'it is a debit, not a cheque return');
-    }
-    if (line.status === 'MATCHED') {
-      throw LINE_NOT_MATCHABLE.error(lineId, 'it is MATCHED; unmatch it first');
-    }
-    if (line.status === 'IGNORED') throw LINE_NOT_MATCHABLE.error(lineId, 'it is IGNORED');
-    if (line.currency !== tenant.currency) {
-      throw LINE_NOT_MATCHABLE.error(
-        lineId,
-        `its account is in ${line.currency}, receipts in ${tenant.currency}`,
-      );
-    }
+    const locked = await this.lockLine(tenant, lineId);
+    const line = {
+      ...locked,
+      suggestedReturn:
+        locked.direction === 'DEBIT' &&
+        locked.status === 'SUGGESTED' &&
+        (await this.bank.linesByIds(tenant, [lineId]))[0].suggestions.some(
+          (s) => s.rule === 'RETURN',
+        ),
+    };
+    // The line is refused before its receipts are locked.
+    manualMatchLine(line, tenant.currency);
     const receipts = await this.lockReceipts(tenant, body.receipts);
-    let sum = new Decimal(0);
-    for (const id of body.receipts) {
-      const receipt = receipts.get(id);
-      if (!receipt) throw RECEIPT_NOT_FOUND.error(id);
-      if (!reachesBank(receipt.payment_mode)) {
-        throw RECEIPT_NOT_MATCHABLE.error(id, `it is a ${receipt.payment_mode} receipt`);
-      }
-      if (isReturn) {
-        // A cheque's return: the cheque or draft the bank credited, ACTIVE or bounced already.
-        if (!canBounce(receipt.payment_mode)) {
-          throw RECEIPT_NOT_MATCHABLE.error(id, 'only a cheque or demand draft is returned');
-        }
-        if (receipt.status === 'CANCELLED')
-          throw RECEIPT_NOT_MATCHABLE.error(id, 'it is CANCELLED');
-        if (receipt.bank_line_id === null) {
-          throw RECEIPT_NOT_MATCHABLE.error(id, 'it is not realised (no credit line)');
-        }
-        if (receipt.returned_by !== null) {
-          throw RECEIPT_ALREADY_MATCHED.error(id, receipt.returned_by);
-        }
-      } else {
-        if (receipt.status !== 'ACTIVE') {
-          throw RECEIPT_NOT_MATCHABLE.error(id, `it is ${receipt.status}`);
-        }
-        if (receipt.bank_line_id !== null) {
-          throw RECEIPT_ALREADY_MATCHED.error(id, receipt.bank_line_id);
-        }
-      }
-      sum = sum.plus(receipt.amount);
-    }
-    if (!sum.eq(line.amount)) {
-      throw MATCH_AMOUNT_MISMATCH.error(sum.toFixed(2), new Decimal(line.amount).toFixed(2));
-    }
+    const { kind, rule } = manualMatchDecision(line, tenant.currency, body.receipts, receipts);
+    const isReturn = kind === 'RETURN';
     await this.txHost.tx.query(
       MANUAL_MATCH_SQL,
       manualMatchParams({
         tenantId: tenant.tenantId,
         lineId,
         receipts: body.receipts,
-        valueDate: line.value_date,
+        valueDate: locked.value_date,
         actor: tenant.actor,
-        kind: isReturn ? 'RETURN' : 'CREDIT',
-        rule: isReturn ? 'RETURN' : 'MANUAL',
+        kind,
+        rule,
       }),
     );
     await this.recordLine(tenant, 'bank-line.matched', lineId);

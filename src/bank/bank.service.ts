@@ -279,12 +279,14 @@ export function lineView(row: BankLineRow, currency: string, tenant: TenantConte
     possibleDuplicate: row.possible_duplicate,
     matches: row.matches.map((m) => ({
       receipt: m.receipt,
+      receiptNumber: m.receiptNumber,
       amount: toMoney(m.amount, currency, tenant.locale),
       rule: m.rule,
       score: Number(m.score),
     })),
     suggestions: row.suggestions.map((s) => ({
       receipts: s.receipts,
+      receiptNumbers: s.receiptNumbers,
       rule: s.rule,
       score: Number(s.score),
       reasons: s.reasons,

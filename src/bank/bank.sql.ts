@@ -331,13 +331,26 @@ export const finishStatementParams = (p: {
   p.auto,
 ];
 
+/**
+ * A line's columns, with its matches and suggestions. Receipt numbers are read from the receipts
+ * (of the line's tenant) as the line is read, not stored with the suggestion: a suggestion written
+ * before numbers were shown gets them too.
+ */
 const LINE_COLUMNS = `l.id, l.sequence, l.value_date, l.booking_date, l.direction,
        l.amount::text AS amount, l.narration, l.reference, l.utr, l.cheque_number,
-       l.balance::text AS balance, l.status, l.possible_duplicate, l.suggestions,
+       l.balance::text AS balance, l.status, l.possible_duplicate,
+       (SELECT coalesce(jsonb_agg(s.suggestion || jsonb_build_object('receiptNumbers',
+                 (SELECT coalesce(jsonb_agg(r.receipt_number ORDER BY x.at), '[]'::jsonb)
+                    FROM jsonb_array_elements_text(s.suggestion->'receipts') WITH ORDINALITY x(id, at)
+                    JOIN receipts r ON r.tenant_id = l.tenant_id AND r.id = x.id::uuid))
+                 ORDER BY s.at), '[]'::jsonb)
+          FROM jsonb_array_elements(l.suggestions) WITH ORDINALITY s(suggestion, at)) AS suggestions,
        (SELECT coalesce(jsonb_agg(jsonb_build_object('receipt', m.receipt_id,
+                                 'receiptNumber', r.receipt_number,
                                  'amount', m.amount::text, 'rule', m.rule, 'score', m.score)
                                  ORDER BY m.created_at, m.receipt_id), '[]'::jsonb)
           FROM bank_line_matches m
+          JOIN receipts r ON r.tenant_id = m.tenant_id AND r.id = m.receipt_id
          WHERE m.tenant_id = l.tenant_id AND m.bank_line_id = l.id) AS matches`;
 
 export interface BankLineRow {
@@ -355,10 +368,22 @@ export interface BankLineRow {
   balance: string | null;
   status: 'UNMATCHED' | 'SUGGESTED' | 'MATCHED' | 'IGNORED';
   possible_duplicate: boolean;
-  /** As matching wrote them (bank-matching.sql.ts); score a JSON number. */
-  suggestions: { receipts: string[]; rule: string; score: number; reasons: string[] }[];
+  /** As matching wrote them (bank-matching.sql.ts), with the receipts' numbers; score a JSON number. */
+  suggestions: {
+    receipts: string[];
+    receiptNumbers: string[];
+    rule: string;
+    score: number;
+    reasons: string[];
+  }[];
   /** The receipts matched; amount as text, score a JSON number. */
-  matches: { receipt: string; amount: string; rule: string; score: number }[];
+  matches: {
+    receipt: string;
+    receiptNumber: string;
+    amount: string;
+    rule: string;
+    score: number;
+  }[];
 }
 
 /**

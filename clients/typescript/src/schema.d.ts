@@ -3179,6 +3179,11 @@ export interface components {
              * @example e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b
              */
             receipt: string;
+            /**
+             * @description The receipt's number.
+             * @example RCT/26-27/00042
+             */
+            receiptNumber: string;
             /** @description The part of the line it accounts for. */
             amount: components["schemas"]["MoneyView"];
             /**
@@ -3201,6 +3206,13 @@ export interface components {
              *     ]
              */
             receipts: string[];
+            /**
+             * @description The receipts' numbers, in the order of `receipts`.
+             * @example [
+             *       "RCT/26-27/00042"
+             *     ]
+             */
+            receiptNumbers: string[];
             /**
              * @description The rule that suggests them.
              * @example AMOUNT_DATE

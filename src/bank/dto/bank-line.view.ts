@@ -12,6 +12,8 @@ export class BankLineMatchView {
     example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
   })
   receipt: string;
+  @ApiProperty({ description: "The receipt's number.", example: 'RCT/26-27/00042' })
+  receiptNumber: string;
   @ApiProperty({ type: MoneyView, description: 'The part of the line it accounts for.' })
   amount: MoneyView;
   @ApiProperty({
@@ -32,6 +34,12 @@ export class BankLineSuggestionView {
     example: ['e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b'],
   })
   receipts: string[];
+  @ApiProperty({
+    description: "The receipts' numbers, in the order of `receipts`.",
+    type: [String],
+    example: ['RCT/26-27/00042'],
+  })
+  receiptNumbers: string[];
   @ApiProperty({
     description: 'The rule that suggests them.',
     enum: MATCH_RULES,

@@ -27,6 +27,11 @@ export interface CsvLayout {
   dateFormats: readonly DateFormat[];
   /** The currency the header states, when it states one. */
   currency?: string;
+  /**
+   * The first cell of the bank's own summary or footer line after the table: the table ends
+   * there, so the summary's figures (which stand in the amount columns) are not read as rows.
+   */
+  footer?: RegExp;
 }
 
 export const BANK_LAYOUTS: readonly CsvLayout[] = [
@@ -42,6 +47,7 @@ export const BANK_LAYOUTS: readonly CsvLayout[] = [
       { header: 'Closing Balance', role: 'balance' },
     ],
     dateFormats: ['DD/MM/YY', 'DD/MM/YYYY'],
+    footer: /^STATEMENT SUMMARY/i,
   },
   {
     name: 'icici',
@@ -83,6 +89,7 @@ export const BANK_LAYOUTS: readonly CsvLayout[] = [
       { header: 'SOL', role: null },
     ],
     dateFormats: ['DD-MM-YYYY', 'DD/MM/YYYY'],
+    footer: /^(TRANSACTION TOTAL|CLOSING BALANCE)/i,
   },
   {
     name: 'kotak',

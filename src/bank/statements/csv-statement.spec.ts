@@ -188,6 +188,65 @@ describe(parseCsvStatement.name, () => {
     });
   });
 
+  it('a transaction row with a bad date is unreadable wherever it stands: the last row, the only row', async () => {
+    const last = fixture('hdfc-2025-11.csv').replace(
+      '30/11/25,"CREDIT INTEREST CAPITALISED",0000000000000000,30/11/25',
+      '31/11/25,"CREDIT INTEREST CAPITALISED",0000000000000000,31/11/25',
+    );
+    await expect(csv(last)).rejects.toMatchObject({
+      code: 'STATEMENT_UNREADABLE',
+      errors: [{ field: 'line 36', message: 'the Date "31/11/25" is not a date (DD/MM/YY)' }],
+    });
+    const only = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      '32/13/26,"NEFT CR",,32/13/26,,"5,000.00","5,000.00"',
+    ].join('\n');
+    await expect(csv(only)).rejects.toMatchObject({
+      errors: [{ field: 'line 2', message: 'the Date "32/13/26" is not a date (DD/MM/YY)' }],
+    });
+    const undated = only.replaceAll('32/13/26', '');
+    await expect(csv(undated)).rejects.toMatchObject({
+      errors: [{ field: 'line 2', message: 'the Date "" is not a date (DD/MM/YY)' }],
+    });
+  });
+
+  it("the layout's own summary after the table is skipped, though its figures stand in the amount columns", async () => {
+    const { lines } = await csv(fixture('hdfc-2025-11.csv'));
+    expect(lines).toHaveLength(17);
+    const axis = await read(
+      parseCsvStatement(fixture('axis-2025-11.csv'), {}, inr('912020012345678')),
+    );
+    expect(axis.lines).toHaveLength(5);
+    // Without the **** rule, the STATEMENT SUMMARY line still ends the table.
+    const noRule = fixture('hdfc-2025-11.csv').replace(/\r?\n\*{8},[^\n]*\r?\n,,,,,,/, '\n,,,,,,');
+    expect((await csv(noRule)).lines).toHaveLength(17);
+  });
+
+  it('a dated transaction after the end of the table is unreadable, not dropped', async () => {
+    const text = fixture('hdfc-2025-11.csv').replace(
+      'STATEMENT SUMMARY  :-,,,,,,',
+      'STATEMENT SUMMARY  :-,,,,,,\n01/12/25,"LATE NEFT",,01/12/25,,"1.00","1.00"',
+    );
+    await expect(csv(text)).rejects.toMatchObject({
+      code: 'STATEMENT_UNREADABLE',
+      errors: [{ message: expect.stringContaining('after the end of the table') }],
+    });
+  });
+
+  it('a page break (rule, header, rule) keeps the table open', async () => {
+    const text = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      '********,****,****,****,****,****,****',
+      '01/11/25,A,,01/11/25,,"100.00","100.00"',
+      '********,****,****,****,****,****,****',
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      '********,****,****,****,****,****,****',
+      '02/11/25,B,,02/11/25,,"50.00","150.00"',
+      '********,****,****,****,****,****,****',
+    ].join('\n');
+    expect((await csv(text)).lines.map((l) => l.amount)).toEqual(['100.00', '50.00']);
+  });
+
   it('a bad amount is unreadable, naming the line and the column', async () => {
     const text = fixture('hdfc-2025-11.csv').replace('"1,25,000.50"', '"1,25,000.5x"');
     await expect(csv(text)).rejects.toMatchObject({

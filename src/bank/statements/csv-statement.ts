@@ -1,6 +1,12 @@
 import { CsvError, parse } from 'csv-parse/stream';
 import Decimal from 'decimal.js';
-import { STATEMENT_CURRENCY_MISMATCH, STATEMENT_LAYOUT_UNKNOWN } from '@/bank/bank.errors';
+import { maskAccountNumber } from '@/bank/account-number';
+import {
+  STATEMENT_ACCOUNT_MISMATCH,
+  STATEMENT_CURRENCY_MISMATCH,
+  STATEMENT_LAYOUT_UNKNOWN,
+} from '@/bank/bank.errors';
+import { namesAccount, statedAccount } from './csv-account';
 import { BANK_LAYOUTS, CSV_LAYOUTS, CsvLayout, CsvRole, matchHeader } from './csv-layouts';
 import {
   Direction,
@@ -28,6 +34,8 @@ interface Header {
   layout: CsvLayout;
   delimiter: string;
   roles: Map<CsvRole, number>;
+  /** The lines above the header row (the account block). */
+  preamble: string[];
 }
 
 const RULE = /^[*=_\-\s]*$/;
@@ -43,6 +51,7 @@ const naiveCells = (line: string, delimiter: string) =>
 function findHeader(text: string, layout: CsvLayout | undefined): Header {
   const candidates = layout ? [layout] : BANK_LAYOUTS;
   let start = 0;
+  const preamble: string[] = [];
   for (let n = 0; n < HEADER_SEARCH_LINES && start < text.length; n++) {
     const end = text.indexOf('\n', start);
     const line = text.slice(start, end === -1 ? text.length : end);
@@ -52,9 +61,10 @@ function findHeader(text: string, layout: CsvLayout | undefined): Header {
       const cells = naiveCells(line, delimiter);
       for (const candidate of candidates) {
         const roles = matchHeader(cells, candidate);
-        if (roles) return { layout: candidate, delimiter, roles };
+        if (roles) return { layout: candidate, delimiter, roles, preamble };
       }
     }
+    preamble.push(line.replace(/\r$/, ''));
   }
   throw STATEMENT_LAYOUT_UNKNOWN.error(
     layout
@@ -171,11 +181,13 @@ class BalanceChain {
 }
 
 /**
- * A bank's CSV export (CONTRACT §11.1, §11.3). Lines before the header row are the account
- * block; rows between the header and the first transaction (a `****` rule, an opening balance
- * row) and after the last transaction (a summary block, a footer) are skipped; a repeated header
- * row (a page break) is skipped too. A row that is not a transaction between two transactions is
- * unreadable, as is a transaction row with a bad date or amount, naming its line.
+ * A bank's CSV export. Lines before the header row are the account block; rows between the
+ * header and the first transaction (a `****` rule, an opening balance row) are skipped, as is a
+ * repeated header row (a page break). A rule after transactions, or the layout's own footer
+ * line, ends the table: the summary after it is skipped. Inside the table a row with the table's
+ * columns and an amount is a transaction row: a bad date or amount in it is unreadable, naming
+ * its line, wherever it stands, so no row is ever dropped in silence. A row that is not a
+ * transaction between two transactions is unreadable too.
  */
 export async function* parseCsvStatement(
   text: string,
@@ -191,35 +203,77 @@ export async function* parseCsvStatement(
       expected.currency,
     );
   }
+  const stated = statedAccount(header.preamble, header.delimiter);
+  if (stated && !namesAccount(stated, expected.accountNumber)) {
+    throw STATEMENT_ACCOUNT_MISMATCH.error(
+      `${quote(stated.label)} at line ${stated.line}`,
+      maskAccountNumber(stated.identifier),
+      maskAccountNumber(expected.accountNumber),
+    );
+  }
   const headerOf = (role: CsvRole) => layout.columns.find((c) => c.role === role)?.header ?? role;
   const chain = new BalanceChain();
-  let inTable = false;
+  const dateRole: CsvRole = roles.has('bookingDate') ? 'bookingDate' : 'valueDate';
+  const amountRoles: CsvRole[] = roles.has('amount') ? ['amount'] : ['debit', 'credit'];
+  const widest = Math.max(...roles.values());
+  /** Before the header row, in the table, or after its closing rule or the layout's footer. */
+  let state: 'before' | 'table' | 'after' = 'before';
+  /** Where the table ended (its closing rule or footer line). */
+  let endedAt = 0;
   let transactions = 0;
+  /** Transactions since the last header row: a rule right under a header does not end the table. */
+  let sinceHeader = 0;
   /** The first row after a transaction that is not one: a footer, unless a transaction follows. */
   let stray: { line: number; why: string } | undefined;
 
   for await (const { record, info, raw } of records(text, header.delimiter)) {
     const trimmed = raw.trim();
     const fileLine = info.lines - (trimmed.match(/\n/g)?.length ?? 0);
-    if (!inTable) {
-      inTable = matchHeader(record, layout) !== undefined;
-      continue;
-    }
-    if (record.every((cell) => RULE.test(cell))) continue;
-    if (matchHeader(record, layout)) continue;
     const cell = (role: CsvRole) => {
       const at = roles.get(role);
       return at === undefined ? '' : (record[at] ?? '').trim();
     };
-    const dateRole: CsvRole = roles.has('bookingDate') ? 'bookingDate' : 'valueDate';
+    // A row with the table's columns and an amount is a transaction row, however badly written.
+    const transactionRow =
+      record.length > widest && amountRoles.some((role) => !/^-?$/.test(cell(role)));
+    if (matchHeader(record, layout)) {
+      state = 'table';
+      sinceHeader = 0;
+      continue;
+    }
+    if (state === 'before') continue;
+    if (state === 'after') {
+      if (transactionRow && parseDate1(cell(dateRole), layout) !== undefined) {
+        throw unreadable(
+          `line ${fileLine}`,
+          `a transaction row after the end of the table at line ${endedAt}`,
+        );
+      }
+      continue;
+    }
+    if (record.every((c) => c === '')) continue;
+    if (record.every((c) => RULE.test(c))) {
+      if (sinceHeader > 0) {
+        state = 'after';
+        endedAt = fileLine;
+      }
+      continue;
+    }
+    if (layout.footer?.test(record.find((c) => c !== '') ?? '')) {
+      state = 'after';
+      endedAt = fileLine;
+      continue;
+    }
     const date = parseDate1(cell(dateRole), layout);
     if (date === undefined) {
+      const notADate = `the ${headerOf(dateRole)} ${quote(cell(dateRole))} is not a date (${layout.dateFormats[0]})`;
+      if (transactionRow) throw unreadable(`line ${fileLine}`, notADate);
       if (transactions > 0) {
         stray ??= {
           line: fileLine,
           why:
             cell(dateRole) !== '' && /\d/.test(cell(dateRole))
-              ? `the ${headerOf(dateRole)} ${quote(cell(dateRole))} is not a date (${layout.dateFormats[0]})`
+              ? notADate
               : `${quote(trimmed)} is not a transaction row`,
         };
       }
@@ -288,9 +342,10 @@ export async function* parseCsvStatement(
     };
     chain.add(line);
     transactions++;
+    sinceHeader++;
     yield line;
   }
-  if (!inTable) {
+  if (state === 'before') {
     throw STATEMENT_LAYOUT_UNKNOWN.error(`The ${layout.name} header row was not read`, CSV_LAYOUTS);
   }
   return { layout: layout.name, pending: 0, ...chain.totals() };

@@ -98,4 +98,40 @@ describe(parseMt940.name, () => {
       }),
     );
   });
+
+  it("reads Citi's :61: with four spaces for the entry date, and passes over zero entries", () => {
+    const citi = [
+      ':20:STMT',
+      ':25:123456789',
+      ':60F:C240312USD17376,67',
+      ':61:240312    DD212,39NMSCNONREF//',
+      '/ABC/DEF/MISCELLANEOUS',
+      ':86:/PT/FT/PY/SOMETHING FOO BAR          112233',
+      '   123456789',
+      ':61:240312    CD0,00NDEFNONREF//',
+      '/ABC/DEF/C 37897,00 BAI CD 025',
+      ':62F:C240312USD17164,28',
+      '-',
+    ].join('\n');
+    const { lines, totals } = read(citi, { accountNumber: '123456789', currency: 'USD' });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        fileLine: 4,
+        valueDate: '2024-03-12',
+        bookingDate: null,
+        direction: 'DEBIT',
+        amount: '212.39',
+        reference: '',
+        narration: '/PT/FT/PY/SOMETHING FOO BAR 112233 123456789',
+      }),
+    ]);
+    expect(totals).toMatchObject({ firstMismatchLine: null, closingBalance: '17164.28' });
+    // Spaces are no entry date anywhere else in the line.
+    expect(() =>
+      read(citi.replace('240312    DD', '240312  DD'), {
+        accountNumber: '123456789',
+        currency: 'USD',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STATEMENT_UNREADABLE' }));
+  });
 });

@@ -78,9 +78,12 @@ function* fields(text: string): Generator<Field> {
   if (current) yield current;
 }
 
-/** `:61:` value date, [entry date], mark, [funds code], amount, type, references. */
+/**
+ * `:61:` value date, [entry date], mark, [funds code], amount, type, references. Citi leaves the
+ * optional entry date as four spaces.
+ */
 const STATEMENT_LINE =
-  /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d{1,15}[,.]\d{0,2})([NSF][A-Z0-9]{3})(.*)$/;
+  /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d{1,15}[,.]\d{0,2})([NSF][A-Z0-9]{3})(.*)$/;
 /** `:60F:` / `:62F:` (and M): mark, date, currency, amount. */
 const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d{1,15},\d{0,2})$/;
 
@@ -186,6 +189,8 @@ export function* parseMt940(text: string, expected: ExpectedAccount): SyncStatem
           throw unreadable(`line ${field.line}`, ':61: comes before the opening balance (:60F:)');
         }
         const line = statementLine(field, text);
+        // A zero entry moves no money (Citi writes balance notes so): not a line, as in CSV.
+        if (line === undefined) break;
         block.net = block.net.plus(line.direction === 'CREDIT' ? line.amount : `-${line.amount}`);
         held = { line, field, narration: [] };
         break;
@@ -234,7 +239,7 @@ export function* parseMt940(text: string, expected: ExpectedAccount): SyncStatem
 }
 
 /** One `:61:` (and its supplementary-details line) as a statement line; narration comes from :86:. */
-function statementLine(field: Field, text: string): ParsedLine {
+function statementLine(field: Field, text: string): ParsedLine | undefined {
   const value = field.lines[0].trim();
   const m = STATEMENT_LINE.exec(value);
   const where = `line ${field.line}`;
@@ -248,11 +253,12 @@ function statementLine(field: Field, text: string): ParsedLine {
   const valueDate = parseSwiftDate(valueText);
   if (!valueDate) throw unreadable(where, `:61: value date ${quote(valueText)} is not a date`);
   const amount = parseSwiftAmount(amountText.replace('.', ','));
-  if (amount === undefined || /^0\.00$/.test(amount)) {
-    throw unreadable(where, `:61: amount ${quote(amountText)} is not a positive amount`);
+  if (amount === undefined) {
+    throw unreadable(where, `:61: amount ${quote(amountText)} is not an amount`);
   }
+  if (/^0\.00$/.test(amount)) return undefined;
   let bookingDate: string | null = null;
-  if (entryText) {
+  if (entryText?.trim()) {
     bookingDate = entryDate(valueDate, entryText) ?? null;
     if (!bookingDate) throw unreadable(where, `:61: entry date ${quote(entryText)} is not a date`);
   }
