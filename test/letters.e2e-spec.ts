@@ -537,27 +537,24 @@ describe('letters and reminders', () => {
       const key = await newTenant();
       const now = today();
       const { demand } = await owing(key, addDays(now, -16));
-      // At due + 9: UPCOMING, DUE and OVERDUE_1 reached; only OVERDUE_1 is due.
+      // Previewed at due + 9: UPCOMING, DUE and OVERDUE_1 reached; only OVERDUE_1 is due.
       const early = await due(key, addDays(now, -7));
       expect(early.content.map((c) => c.step)).toEqual(['OVERDUE_1']);
       expect(early.content[0].daysPastDue).toBe(9);
       expect(early.content[0].pending.amount).toBe(100000);
-      const first = await run(key, addDays(now, -7));
-      expect(first.sent).toBe(1);
-      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1']);
-      expect((await run(key, addDays(now, -7))).sent).toBe(0);
-      // Today (due + 16): OVERDUE_2.
+      // Today (due + 16): only OVERDUE_2; the four earlier steps are skipped, never sent.
       expect((await due(key)).content.map((c) => c.step)).toEqual(['OVERDUE_2']);
       expect((await run(key)).sent).toBe(1);
-      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_2']);
       expect((await run(key)).sent).toBe(0);
       expect((await due(key)).totalElements).toBe(0);
+      expect((await due(key, addDays(now, -7))).totalElements).toBe(0);
       // Projected: FINAL_NOTICE at due + 30.
       expect((await due(key, addDays(now, 14))).content.map((c) => c.step)).toEqual([
         'FINAL_NOTICE',
       ]);
       const events = await reminderEvents(key);
-      expect(events.map((e) => e.data.reminder.step)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+      expect(events.map((e) => e.data.reminder.step)).toEqual(['OVERDUE_2']);
     });
 
     it('the UPCOMING step is due before the due date; nothing for paid, cancelled or far-off splits', async () => {
@@ -721,6 +718,46 @@ describe('letters and reminders', () => {
         'collection-hold.ended',
         'collection-hold.created',
       ]);
+    });
+
+    it('a run on any day but today is 400 naming asOf and records nothing; the due list still previews it', async () => {
+      // The repro: a run for a past date after today's run sent a FINAL_NOTICE for a demand
+      // paid since, and UPCOMING for dues already past.
+      const key = await newTenant();
+      const now = today();
+      const paid = await owing(key, addDays(now, -31));
+      await recordReceipt(t, key, {
+        demandSplit: paid.demand.splits[0].id,
+        amount: 100000,
+        receivedDate: now,
+      });
+      await owing(key, addDays(now, -2));
+      expect((await run(key)).sent).toBe(1);
+      const late = await owing(key, addDays(now, -3));
+      const eventsBefore = (await reminderEvents(key)).length;
+      expect((await due(key, addDays(now, -1))).content.map((c) => [c.demand, c.step])).toEqual([
+        [paid.demand.id, 'FINAL_NOTICE'],
+        [late.demand.id, 'DUE'],
+      ]);
+      expect((await due(key, addDays(now, -8))).content.map((c) => [c.demand, c.step])).toEqual([
+        [paid.demand.id, 'OVERDUE_2'],
+        [late.demand.id, 'UPCOMING'],
+      ]);
+      for (const asOf of [addDays(now, -1), addDays(now, -8), '2026-11-01']) {
+        const res = await post(t, key, '/reminders/run', { asOf });
+        expect(res.status).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['asOf']);
+      }
+      expect(await sentSteps(key, paid.demand.id)).toEqual([]);
+      expect(await sentSteps(key, late.demand.id)).toEqual([]);
+      expect(await reminderEvents(key)).toHaveLength(eventsBefore);
+      // Today, sent explicitly, is a run like the default one.
+      const explicit = await run(key, now);
+      expect(explicit).toMatchObject({ asOf: now, sent: 1 });
+      expect(await sentSteps(key, late.demand.id)).toEqual(['DUE']);
+      expect(await sentSteps(key, paid.demand.id)).toEqual([]);
     });
 
     it('a run: asOf after today 400; Idempotency-Key replays; bad due parameters 400', async () => {

@@ -152,7 +152,7 @@ export class RemindersController {
   @HttpCode(200)
   @Route({
     summary: 'Send every reminder due on asOf: record each once and write a reminder.due event.',
-    description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED.`,
+    description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf defaults to today and, if sent, must be today (a reminder goes out now for what is owed now; another date is 400 VALIDATION_FAILED naming asOf, and nothing is recorded); GET /reminders/due?asOf= previews any date.`,
     scopes: ['receipts:write'],
     problems: [LETTERS_QUERY_INVALID],
     idempotent: true,
