@@ -29,6 +29,7 @@ interface Letter {
   interestDue: Money;
   totalPayable: Money;
   dueDate: string;
+  overdueSince: string | null;
   payTo: { name: string; accountNumber: string; ifsc: string | null } | null;
   tdsNote: string | null;
 }
@@ -370,6 +371,49 @@ describe('letters and reminders', () => {
       expect(flat).toContain('Rupees One Crore Twenty Five Lakh Only');
       expect(flat).toMatch(/as agreed/i);
       expect(flat).not.toContain('Deduct TDS');
+    });
+
+    it('a due date before the letter date: overdue since that date and payable now, never "on or before" it', async () => {
+      // The repro: a letter dated 28 Nov 2026 said "payable on or before 15 Jul 2026".
+      const key = await newTenant();
+      const booking = await createBooking(t, key, { bookingDate: '2026-05-01' });
+      const buyer = randomUUID();
+      const bank = randomUUID();
+      const d = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-06-15',
+        dueDate: '2026-07-15',
+        splits: [
+          { payerType: 'BUYER', payerId: buyer, amount: 250000 },
+          { payerType: 'BANK', payerId: bank, amount: 750000 },
+        ],
+      });
+      const late = await letter(key, d.id, `&asOf=2026-11-28&payerId=${buyer}`);
+      expect(late.dueDate).toBe('2026-07-15');
+      expect(late.overdueSince).toBe('2026-07-15');
+      const flat = (await pdfOf(key, d.id, `?asOf=2026-11-28&payerId=${buyer}`)).text.replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(flat).toMatch(/overdue since 15 Jul 2026/i);
+      expect(flat).toMatch(/payable now/i);
+      expect(flat).not.toMatch(/on or before/i);
+      expect(flat).not.toMatch(/by the due date/i);
+      const bankText = (await pdfOf(key, d.id, `?asOf=2026-11-28&payerId=${bank}`)).text.replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(bankText).toContain('REQUEST FOR DISBURSEMENT');
+      expect(bankText).toMatch(/overdue since 15 Jul 2026/i);
+      expect(bankText).not.toMatch(/on or before/i);
+
+      // On the due date itself and before it, the date is still ahead: "on or before" it.
+      for (const asOf of ['2026-07-15', '2026-07-01']) {
+        expect((await letter(key, d.id, `&asOf=${asOf}&payerId=${buyer}`)).overdueSince).toBeNull();
+        const text = (await pdfOf(key, d.id, `?asOf=${asOf}&payerId=${buyer}`)).text;
+        expect(text.replace(/\s+/g, ' ')).toContain('on or before 15 Jul 2026');
+        expect(text).not.toMatch(/overdue since/i);
+      }
     });
 
     it('a cancelled demand is 409; a stranger payer 404; bad parameters 400 naming them', async () => {

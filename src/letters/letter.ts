@@ -66,6 +66,14 @@ export function letterFigures(input: LetterInput): LetterFigures {
   };
 }
 
+/**
+ * The due date when it is before the letter's date: the letter then asks for the amount now, as
+ * overdue since then, instead of by a date already past. Null on or before the due date.
+ */
+export function overdueSince(dueDate: string, letterDate: string): string | null {
+  return dueDate < letterDate ? dueDate : null;
+}
+
 /** The letter as the API (and the reminder.due event) shows it. */
 export function composeLetter(input: LetterInput, tenant: TenantContext): LetterView {
   return letterView(input, letterFigures(input), tenant);
@@ -100,6 +108,7 @@ export function letterView(
     interestDue: money(f.interestDue),
     totalPayable: money(f.totalPayable),
     dueDate: input.demand.dueDate,
+    overdueSince: overdueSince(input.demand.dueDate, input.asOf),
     payTo: input.payTo,
     tdsNote: tds ? TDS_NOTE : null,
   };

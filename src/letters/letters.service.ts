@@ -143,6 +143,7 @@ export class LettersService {
       milestone: view.demand.milestone,
       remarks: view.demand.remarks,
       dueDate: view.dueDate,
+      overdueSince: view.overdueSince,
       thisDemand: amount(view.thisDemand),
       previousDues: amount(view.previousDues),
       interestDue: amount(view.interestDue),
