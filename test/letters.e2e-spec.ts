@@ -416,6 +416,53 @@ describe('letters and reminders', () => {
       }
     });
 
+    it('a letter with nothing payable is 409 NOTHING_PAYABLE, as PDF and as JSON', async () => {
+      // The repro: a bank's request for disbursement of a paid demand printed "₹0.00 ... Rupees
+      // Zero Only".
+      const key = await newTenant();
+      const booking = await createBooking(t, key, { bookingDate: '2026-05-01' });
+      const buyer = randomUUID();
+      const bank = randomUUID();
+      const d = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-06-01',
+        dueDate: '2026-07-01',
+        splits: [
+          { payerType: 'BUYER', payerId: buyer, amount: 250000 },
+          { payerType: 'BANK', payerId: bank, amount: 750000 },
+        ],
+      });
+      await recordReceipt(t, key, {
+        demandSplit: d.splits[1].id,
+        amount: 750000,
+        receivedDate: '2026-06-20',
+      });
+      for (const q of [
+        `?asOf=2026-06-25&payerId=${bank}`,
+        `?asOf=2026-06-25&payerId=${bank}&format=json`,
+      ]) {
+        const res = await get(t, key, `/demands/${d.id}/letter${q}`);
+        expect(res.status).toBe(409);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body.code).toBe('NOTHING_PAYABLE');
+      }
+      // The buyer still owes: their letter stands; so does the letter for every payer.
+      expect(
+        (await letter(key, d.id, `&asOf=2026-06-25&payerId=${buyer}`)).totalPayable.amount,
+      ).toBe(250000);
+      expect((await letter(key, d.id, '&asOf=2026-06-25')).totalPayable.amount).toBe(250000);
+      await recordReceipt(t, key, {
+        demandSplit: d.splits[0].id,
+        amount: 250000,
+        receivedDate: '2026-06-21',
+      });
+      const paid = await get(t, key, `/demands/${d.id}/letter?asOf=2026-06-25`);
+      expect(paid.status).toBe(409);
+      expect(paid.body.code).toBe('NOTHING_PAYABLE');
+      // Before the payments the same letter asked for the whole demand.
+      expect((await letter(key, d.id, '&asOf=2026-06-10')).totalPayable.amount).toBe(1000000);
+    });
+
     it('a cancelled demand is 409; a stranger payer 404; bad parameters 400 naming them', async () => {
       const key = await newTenant();
       const d = await createDemand(t, key, { splits: [split(1000, 'BUYER')] });

@@ -17,6 +17,7 @@ import { MoneyView } from '@/common/money/money.view';
 import { LetterPayerView, LetterPayToView, LetterView } from './dto/letter.view';
 import {
   LETTER_DEMAND_CANCELLED,
+  LETTER_NOTHING_PAYABLE,
   LETTER_PAYER_NOT_FOUND,
   LETTERS_QUERY_INVALID,
 } from './letters.errors';
@@ -38,13 +39,14 @@ export class LettersController {
       'interestDue = the interest due at asOf (GET /bookings/{id}/interest: the booking, or the payer); totalPayable = their sum. ' +
       "payTo is the tenant's collection account in its currency, number in full (null: the PDF says as agreed). tdsNote when the booking's agreementValue is 50,00,000 or more and the letter is not for a BANK payer. " +
       'format=pdf (default): A4 DEMAND LETTER, or REQUEST FOR DISBURSEMENT for a BANK payer, with amounts in figures and in words (real text). ' +
-      "A cancelled demand is 409 DEMAND_CANCELLED; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404.",
+      "A cancelled demand is 409 DEMAND_CANCELLED; a letter whose totalPayable is 0 (a paid demand with nothing else owed) is 409 NOTHING_PAYABLE; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404.",
     scopes: ['receipts:read'],
     problems: [
       LETTERS_QUERY_INVALID,
       DEMAND_NOT_FOUND,
       LETTER_PAYER_NOT_FOUND,
       LETTER_DEMAND_CANCELLED,
+      LETTER_NOTHING_PAYABLE,
     ],
     replicaRead: true,
   })

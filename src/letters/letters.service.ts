@@ -14,9 +14,10 @@ import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestService, payerFigures } from '@/interest/interest.service';
 import { ReceivablesService } from '@/receivables/receivables.service';
 import { LetterView } from './dto/letter.view';
-import { composeLetter, LetterInput } from './letter';
+import { LetterInput, payableLetter } from './letter';
 import {
   LETTER_DEMAND_CANCELLED,
+  LETTER_NOTHING_PAYABLE,
   LETTER_PAYER_NOT_FOUND,
   LETTERS_QUERY_INVALID,
 } from './letters.errors';
@@ -76,7 +77,7 @@ export class LettersService {
     const owed = await this.receivables.bookingDues(tenant, demand.booking, query.asOf);
     const interest = await this.interest.compute(tenant, demand.booking, query.asOf);
     const account = await this.bank.collectionAccount(tenant);
-    const view = composeLetter(
+    const view = payableLetter(
       {
         tenantName: await this.tenantName(tenant),
         asOf: query.asOf,
@@ -105,6 +106,7 @@ export class LettersService {
       },
       tenant,
     );
+    if (view === null) throw LETTER_NOTHING_PAYABLE.error(demandId, query.asOf);
     if (query.format === 'json') return view;
     const pdf = await this.pdf(view, tenant);
     const name = `letter-${demand.demandNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}-${query.asOf.replace(/-/g, '')}`;
