@@ -811,6 +811,69 @@ describe('letters and reminders', () => {
       ]);
     });
 
+    it('GET /bookings/{id}/collection-holds lists its holds newest first; another tenant 404', async () => {
+      const key = await newTenant();
+      const other = await newTenant();
+      const now = today();
+      const { booking } = await owing(key, addDays(now, -2));
+      const list = async (k: string, id = booking.id) =>
+        request(t.server).get(`/bookings/${id}/collection-holds`).set(as(k));
+      const empty = await list(key);
+      expect(empty.status).toBe(200);
+      expect(empty.body).toEqual({ holds: [] });
+
+      const first = await post(t, key, `/bookings/${booking.id}/collection-holds`, {
+        reason: 'Disputes the slab demand',
+      });
+      expect(first.status).toBe(201);
+      const ended = await request(t.server)
+        .delete(`/bookings/${booking.id}/collection-holds/${first.body.id}`)
+        .set(as(key));
+      expect(ended.status).toBe(200);
+      const second = await post(t, key, `/bookings/${booking.id}/collection-holds`, {
+        reason: 'Loan sanction pending',
+        until: addDays(now, 30),
+      });
+      expect(second.status).toBe(201);
+      // Another booking's hold is not this booking's.
+      const elsewhere = await owing(key, addDays(now, -2));
+      await post(t, key, `/bookings/${elsewhere.booking.id}/collection-holds`, { reason: 'x' });
+
+      const res = await list(key);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        holds: [
+          {
+            id: second.body.id,
+            reason: 'Loan sanction pending',
+            from: now,
+            until: addDays(now, 30),
+            endedOn: null,
+            createdBy: 'tester',
+          },
+          {
+            id: first.body.id,
+            reason: 'Disputes the slab demand',
+            from: now,
+            until: now,
+            endedOn: now,
+            createdBy: 'tester',
+          },
+        ],
+      });
+
+      // Another tenant's booking is 404, as if it did not exist; so is an unknown one.
+      const cross = await list(other);
+      expect(cross.status).toBe(404);
+      expect(cross.body.code).toBe('BOOKING_NOT_FOUND');
+      expect((await list(key, randomUUID())).status).toBe(404);
+      expect((await list(key, 'nope')).status).toBe(400);
+      const writeOnly = await request(t.server)
+        .get(`/bookings/${booking.id}/collection-holds`)
+        .set(as(key, { scope: 'receipts:write' }));
+      expect(writeOnly.status).toBe(403);
+    });
+
     it('a run on any day but today is 400 naming asOf and records nothing; the due list still previews it', async () => {
       // The repro: a run for a past date after today's run sent a FINAL_NOTICE for a demand
       // paid since, and UPCOMING for dues already past.

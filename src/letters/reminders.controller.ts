@@ -29,7 +29,7 @@ import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { CollectionHoldRequest } from './dto/collection-hold.request';
-import { CollectionHoldView } from './dto/collection-hold.view';
+import { CollectionHoldsView, CollectionHoldView } from './dto/collection-hold.view';
 import { ReminderPolicyRequest } from './dto/reminder-policy.request';
 import { ReminderRunRequest } from './dto/reminder-run.request';
 import {
@@ -178,6 +178,23 @@ export class RemindersController {
     @Param('id', uuidPipe('id')) id: string,
   ): Promise<DemandRemindersView> {
     return this.reminders.ofDemand(tenant, id);
+  }
+
+  @Get('bookings/:id/collection-holds')
+  @Route({
+    summary: "A booking's collection holds, newest first.",
+    description:
+      "Every hold of the booking, active or ended: from (the day it was created), until (the last day it covers; null: until ended), endedOn (the day it was ended in the tenant's time zone; null while not ended). Another tenant's booking is 404.",
+    scopes: ['receipts:read'],
+    problems: [BOOKING_NOT_FOUND],
+  })
+  @ApiIdParam('Booking id.')
+  @ApiOkResponse({ type: CollectionHoldsView })
+  listHolds(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<CollectionHoldsView> {
+    return this.holds.list(tenant, id);
   }
 
   @Post('bookings/:id/collection-holds')
