@@ -463,6 +463,40 @@ describe('letters and reminders', () => {
       expect((await letter(key, d.id, '&asOf=2026-06-10')).totalPayable.amount).toBe(1000000);
     });
 
+    it('Accept chooses JSON or PDF where format= is not given; format= wins over it', async () => {
+      const key = await newTenant();
+      const d = await createDemand(t, key, { splits: [split(1000, 'BUYER')] });
+      const fetch = (accept: string, query = '') =>
+        request(t.server)
+          .get(`/demands/${d.id}/letter${query}`)
+          .set(as(key))
+          .set('Accept', accept)
+          .buffer(true)
+          .parse((r, done) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => done(null, Buffer.concat(chunks)));
+          });
+      const json = await fetch('application/json');
+      expect(json.status).toBe(200);
+      expect(json.headers['content-type']).toMatch(/^application\/json/);
+      expect(json.headers.vary).toMatch(/Accept/i);
+      expect(JSON.parse((json.body as Buffer).toString('utf8')).demand.id).toBe(d.id);
+      expect((await fetch('application/pdf')).headers['content-type']).toBe('application/pdf');
+      expect((await fetch('*/*')).headers['content-type']).toBe('application/pdf');
+      expect(
+        (await fetch('application/pdf;q=0.1, application/json')).headers['content-type'],
+      ).toMatch(/^application\/json/);
+      // format= wins when both are given.
+      expect((await fetch('application/json', '?format=pdf')).headers['content-type']).toBe(
+        'application/pdf',
+      );
+      expect((await fetch('application/pdf', '?format=json')).headers['content-type']).toMatch(
+        /^application\/json/,
+      );
+      expect((await fetch('application/json', '?format=xlsx')).status).toBe(400);
+    });
+
     it('a cancelled demand is 409; a stranger payer 404; bad parameters 400 naming them', async () => {
       const key = await newTenant();
       const d = await createDemand(t, key, { splits: [split(1000, 'BUYER')] });

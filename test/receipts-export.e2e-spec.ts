@@ -400,6 +400,30 @@ describe('POST /receipts/export', () => {
     }
   });
 
+  it('Accept chooses CSV or XLSX where format= is not given; format= wins over it', async () => {
+    const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    const withAccept = (accept: string, query = '') =>
+      request(t.server)
+        .post(`/receipts/export${query}`)
+        .set(as(other.key))
+        .set('Accept', accept)
+        .send([])
+        .buffer(true)
+        .parse(binaryBody);
+    const xlsx = await withAccept(XLSX_TYPE);
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(XLSX_TYPE);
+    expect(xlsx.headers['content-disposition']).toMatch(/\.xlsx"$/);
+    expect(xlsx.headers.vary).toMatch(/Accept/i);
+    expect((await withAccept('text/csv')).headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect((await withAccept('*/*')).headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect((await withAccept(XLSX_TYPE, '?format=csv')).headers['content-type']).toBe(
+      'text/csv; charset=utf-8',
+    );
+    expect((await withAccept('text/csv', '?format=xlsx')).headers['content-type']).toBe(XLSX_TYPE);
+    expect((await withAccept(XLSX_TYPE, '?format=pdf')).status).toBe(400);
+  });
+
   it("exports one tenant's receipts only", async () => {
     const mine = await exportOf(other.key, '/receipts/export');
     const records = parse((mine.body as Buffer).toString('utf8'), { bom: true, columns: true });

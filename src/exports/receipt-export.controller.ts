@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { formatFromAccept, MediaFormat } from '@/http/accept-format';
 import { Route } from '@/http/route.decorator';
 import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
@@ -12,12 +13,18 @@ import { EXPORT_BUSY, EXPORT_FORMAT_INVALID, EXPORT_TOO_LARGE } from './exports.
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,
+  ExportFormat,
   ExportQuery,
   MAX_XLSX_ROWS,
   ReceiptExportService,
 } from './receipt-export.service';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** For a request that says Accept instead of format=. */
+const EXPORT_MEDIA_TYPES: readonly MediaFormat<ExportFormat>[] = [
+  ['text/csv', 'csv'],
+  [XLSX, 'xlsx'],
+];
 
 @ApiTags('receipts')
 @Controller('receipts')
@@ -49,7 +56,8 @@ export class ReceiptExportController {
   @ApiQuery({
     name: 'format',
     required: false,
-    description: 'File format.',
+    description:
+      'File format. Without format=, the Accept header chooses (text/csv or the XLSX media type; highest q wins); format= wins when both are given.',
     schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv', example: 'csv' },
   })
   @ApiSortQuery(RECEIPT_SEARCH)
@@ -86,8 +94,11 @@ export class ReceiptExportController {
     @Tenant() tenant: TenantContext,
     @Query() query: ExportQuery,
     @Body() body: unknown,
+    @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    return this.exports.export(tenant, query, body, res);
+    res.vary('Accept');
+    const format = query.format ?? formatFromAccept(accept, EXPORT_MEDIA_TYPES, 'csv');
+    return this.exports.export(tenant, { ...query, format }, body, res);
   }
 }

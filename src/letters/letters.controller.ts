@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiProduces,
@@ -7,9 +7,11 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { TenantContext } from '@/common/tenant-context';
 import { DEMAND_NOT_FOUND } from '@/demands/demands.errors';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { formatFromAccept } from '@/http/accept-format';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
@@ -21,7 +23,7 @@ import {
   LETTER_PAYER_NOT_FOUND,
   LETTERS_QUERY_INVALID,
 } from './letters.errors';
-import { LETTER_FORMATS, RawLetterQuery } from './letters-query';
+import { LETTER_FORMATS, LETTER_MEDIA_TYPES, RawLetterQuery } from './letters-query';
 import { LettersService } from './letters.service';
 
 @ApiTags('letters')
@@ -54,7 +56,8 @@ export class LettersController {
   @ApiQuery({
     name: 'format',
     required: false,
-    description: 'pdf (default, the printed letter) or json.',
+    description:
+      'pdf (default, the printed letter) or json. Without format=, the Accept header chooses (application/pdf or application/json; highest q wins); format= wins when both are given.',
     schema: { type: 'string', enum: [...LETTER_FORMATS], default: 'pdf', example: 'json' },
   })
   @ApiQuery({
@@ -90,7 +93,11 @@ export class LettersController {
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
     @Query() query: RawLetterQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.letters.letter(tenant, id, query);
+    res.vary('Accept');
+    const format = query.format ?? formatFromAccept(accept, LETTER_MEDIA_TYPES, 'pdf');
+    return this.letters.letter(tenant, id, { ...query, format });
   }
 }
