@@ -41,7 +41,7 @@ export class ReceiptExportController {
       "the search's sort order (sort as in search). Streamed from one consistent snapshot " +
       '(CSV through a COPY, XLSX through a cursor), so the first bytes leave at once and memory ' +
       `stays flat at any size. Columns: ${EXPORT_COLUMNS.join(', ')} (statusReason, statusChangedOn ` +
-      'and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
+      'and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it; bookingNumber, the number of its booking). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
       'decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date ' +
       `cells; at most ${MAX_XLSX_ROWS.toLocaleString('en')} rows (else 422: use CSV). A text ` +
       "cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports " +
