@@ -984,8 +984,8 @@ describe('bank matching and realisation', () => {
       ]);
       expect(csv.status).toBe(200);
       const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
-      expect(header.split(',').slice(-2)).toEqual(['statusChangedBy', 'realisedOn']);
-      expect(row.split(',').at(-1)).toBe('2026-11-23');
+      expect(header.split(',').slice(-3, -1)).toEqual(['statusChangedBy', 'realisedOn']);
+      expect(row.split(',').at(-2)).toBe('2026-11-23');
     });
   });
 

@@ -29,6 +29,7 @@ interface Letter {
   interestDue: Money;
   totalPayable: Money;
   dueDate: string;
+  overdueSince: string | null;
   payTo: { name: string; accountNumber: string; ifsc: string | null } | null;
   tdsNote: string | null;
 }
@@ -372,6 +373,130 @@ describe('letters and reminders', () => {
       expect(flat).not.toContain('Deduct TDS');
     });
 
+    it('a due date before the letter date: overdue since that date and payable now, never "on or before" it', async () => {
+      // The repro: a letter dated 28 Nov 2026 said "payable on or before 15 Jul 2026".
+      const key = await newTenant();
+      const booking = await createBooking(t, key, { bookingDate: '2026-05-01' });
+      const buyer = randomUUID();
+      const bank = randomUUID();
+      const d = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-06-15',
+        dueDate: '2026-07-15',
+        splits: [
+          { payerType: 'BUYER', payerId: buyer, amount: 250000 },
+          { payerType: 'BANK', payerId: bank, amount: 750000 },
+        ],
+      });
+      const late = await letter(key, d.id, `&asOf=2026-11-28&payerId=${buyer}`);
+      expect(late.dueDate).toBe('2026-07-15');
+      expect(late.overdueSince).toBe('2026-07-15');
+      const flat = (await pdfOf(key, d.id, `?asOf=2026-11-28&payerId=${buyer}`)).text.replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(flat).toMatch(/overdue since 15 Jul 2026/i);
+      expect(flat).toMatch(/payable now/i);
+      expect(flat).not.toMatch(/on or before/i);
+      expect(flat).not.toMatch(/by the due date/i);
+      const bankText = (await pdfOf(key, d.id, `?asOf=2026-11-28&payerId=${bank}`)).text.replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(bankText).toContain('REQUEST FOR DISBURSEMENT');
+      expect(bankText).toMatch(/overdue since 15 Jul 2026/i);
+      expect(bankText).not.toMatch(/on or before/i);
+
+      // On the due date itself and before it, the date is still ahead: "on or before" it.
+      for (const asOf of ['2026-07-15', '2026-07-01']) {
+        expect((await letter(key, d.id, `&asOf=${asOf}&payerId=${buyer}`)).overdueSince).toBeNull();
+        const text = (await pdfOf(key, d.id, `?asOf=${asOf}&payerId=${buyer}`)).text;
+        expect(text.replace(/\s+/g, ' ')).toContain('on or before 15 Jul 2026');
+        expect(text).not.toMatch(/overdue since/i);
+      }
+    });
+
+    it('a letter with nothing payable is 409 NOTHING_PAYABLE, as PDF and as JSON', async () => {
+      // The repro: a bank's request for disbursement of a paid demand printed "₹0.00 ... Rupees
+      // Zero Only".
+      const key = await newTenant();
+      const booking = await createBooking(t, key, { bookingDate: '2026-05-01' });
+      const buyer = randomUUID();
+      const bank = randomUUID();
+      const d = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-06-01',
+        dueDate: '2026-07-01',
+        splits: [
+          { payerType: 'BUYER', payerId: buyer, amount: 250000 },
+          { payerType: 'BANK', payerId: bank, amount: 750000 },
+        ],
+      });
+      await recordReceipt(t, key, {
+        demandSplit: d.splits[1].id,
+        amount: 750000,
+        receivedDate: '2026-06-20',
+      });
+      for (const q of [
+        `?asOf=2026-06-25&payerId=${bank}`,
+        `?asOf=2026-06-25&payerId=${bank}&format=json`,
+      ]) {
+        const res = await get(t, key, `/demands/${d.id}/letter${q}`);
+        expect(res.status).toBe(409);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body.code).toBe('NOTHING_PAYABLE');
+      }
+      // The buyer still owes: their letter stands; so does the letter for every payer.
+      expect(
+        (await letter(key, d.id, `&asOf=2026-06-25&payerId=${buyer}`)).totalPayable.amount,
+      ).toBe(250000);
+      expect((await letter(key, d.id, '&asOf=2026-06-25')).totalPayable.amount).toBe(250000);
+      await recordReceipt(t, key, {
+        demandSplit: d.splits[0].id,
+        amount: 250000,
+        receivedDate: '2026-06-21',
+      });
+      const paid = await get(t, key, `/demands/${d.id}/letter?asOf=2026-06-25`);
+      expect(paid.status).toBe(409);
+      expect(paid.body.code).toBe('NOTHING_PAYABLE');
+      // Before the payments the same letter asked for the whole demand.
+      expect((await letter(key, d.id, '&asOf=2026-06-10')).totalPayable.amount).toBe(1000000);
+    });
+
+    it('Accept chooses JSON or PDF where format= is not given; format= wins over it', async () => {
+      const key = await newTenant();
+      const d = await createDemand(t, key, { splits: [split(1000, 'BUYER')] });
+      const fetch = (accept: string, query = '') =>
+        request(t.server)
+          .get(`/demands/${d.id}/letter${query}`)
+          .set(as(key))
+          .set('Accept', accept)
+          .buffer(true)
+          .parse((r, done) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => done(null, Buffer.concat(chunks)));
+          });
+      const json = await fetch('application/json');
+      expect(json.status).toBe(200);
+      expect(json.headers['content-type']).toMatch(/^application\/json/);
+      expect(json.headers.vary).toMatch(/Accept/i);
+      expect(JSON.parse((json.body as Buffer).toString('utf8')).demand.id).toBe(d.id);
+      expect((await fetch('application/pdf')).headers['content-type']).toBe('application/pdf');
+      expect((await fetch('*/*')).headers['content-type']).toBe('application/pdf');
+      expect(
+        (await fetch('application/pdf;q=0.1, application/json')).headers['content-type'],
+      ).toMatch(/^application\/json/);
+      // format= wins when both are given.
+      expect((await fetch('application/json', '?format=pdf')).headers['content-type']).toBe(
+        'application/pdf',
+      );
+      expect((await fetch('application/pdf', '?format=json')).headers['content-type']).toMatch(
+        /^application\/json/,
+      );
+      expect((await fetch('application/json', '?format=xlsx')).status).toBe(400);
+    });
+
     it('a cancelled demand is 409; a stranger payer 404; bad parameters 400 naming them', async () => {
       const key = await newTenant();
       const d = await createDemand(t, key, { splits: [split(1000, 'BUYER')] });
@@ -537,27 +662,24 @@ describe('letters and reminders', () => {
       const key = await newTenant();
       const now = today();
       const { demand } = await owing(key, addDays(now, -16));
-      // At due + 9: UPCOMING, DUE and OVERDUE_1 reached; only OVERDUE_1 is due.
+      // Previewed at due + 9: UPCOMING, DUE and OVERDUE_1 reached; only OVERDUE_1 is due.
       const early = await due(key, addDays(now, -7));
       expect(early.content.map((c) => c.step)).toEqual(['OVERDUE_1']);
       expect(early.content[0].daysPastDue).toBe(9);
       expect(early.content[0].pending.amount).toBe(100000);
-      const first = await run(key, addDays(now, -7));
-      expect(first.sent).toBe(1);
-      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1']);
-      expect((await run(key, addDays(now, -7))).sent).toBe(0);
-      // Today (due + 16): OVERDUE_2.
+      // Today (due + 16): only OVERDUE_2; the four earlier steps are skipped, never sent.
       expect((await due(key)).content.map((c) => c.step)).toEqual(['OVERDUE_2']);
       expect((await run(key)).sent).toBe(1);
-      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+      expect(await sentSteps(key, demand.id)).toEqual(['OVERDUE_2']);
       expect((await run(key)).sent).toBe(0);
       expect((await due(key)).totalElements).toBe(0);
+      expect((await due(key, addDays(now, -7))).totalElements).toBe(0);
       // Projected: FINAL_NOTICE at due + 30.
       expect((await due(key, addDays(now, 14))).content.map((c) => c.step)).toEqual([
         'FINAL_NOTICE',
       ]);
       const events = await reminderEvents(key);
-      expect(events.map((e) => e.data.reminder.step)).toEqual(['OVERDUE_1', 'OVERDUE_2']);
+      expect(events.map((e) => e.data.reminder.step)).toEqual(['OVERDUE_2']);
     });
 
     it('the UPCOMING step is due before the due date; nothing for paid, cancelled or far-off splits', async () => {
@@ -721,6 +843,109 @@ describe('letters and reminders', () => {
         'collection-hold.ended',
         'collection-hold.created',
       ]);
+    });
+
+    it('GET /bookings/{id}/collection-holds lists its holds newest first; another tenant 404', async () => {
+      const key = await newTenant();
+      const other = await newTenant();
+      const now = today();
+      const { booking } = await owing(key, addDays(now, -2));
+      const list = async (k: string, id = booking.id) =>
+        request(t.server).get(`/bookings/${id}/collection-holds`).set(as(k));
+      const empty = await list(key);
+      expect(empty.status).toBe(200);
+      expect(empty.body).toEqual({ holds: [] });
+
+      const first = await post(t, key, `/bookings/${booking.id}/collection-holds`, {
+        reason: 'Disputes the slab demand',
+      });
+      expect(first.status).toBe(201);
+      const ended = await request(t.server)
+        .delete(`/bookings/${booking.id}/collection-holds/${first.body.id}`)
+        .set(as(key));
+      expect(ended.status).toBe(200);
+      const second = await post(t, key, `/bookings/${booking.id}/collection-holds`, {
+        reason: 'Loan sanction pending',
+        until: addDays(now, 30),
+      });
+      expect(second.status).toBe(201);
+      // Another booking's hold is not this booking's.
+      const elsewhere = await owing(key, addDays(now, -2));
+      await post(t, key, `/bookings/${elsewhere.booking.id}/collection-holds`, { reason: 'x' });
+
+      const res = await list(key);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        holds: [
+          {
+            id: second.body.id,
+            reason: 'Loan sanction pending',
+            from: now,
+            until: addDays(now, 30),
+            endedOn: null,
+            createdBy: 'tester',
+          },
+          {
+            id: first.body.id,
+            reason: 'Disputes the slab demand',
+            from: now,
+            until: now,
+            endedOn: now,
+            createdBy: 'tester',
+          },
+        ],
+      });
+
+      // Another tenant's booking is 404, as if it did not exist; so is an unknown one.
+      const cross = await list(other);
+      expect(cross.status).toBe(404);
+      expect(cross.body.code).toBe('BOOKING_NOT_FOUND');
+      expect((await list(key, randomUUID())).status).toBe(404);
+      expect((await list(key, 'nope')).status).toBe(400);
+      const writeOnly = await request(t.server)
+        .get(`/bookings/${booking.id}/collection-holds`)
+        .set(as(key, { scope: 'receipts:write' }));
+      expect(writeOnly.status).toBe(403);
+    });
+
+    it('a run on any day but today is 400 naming asOf and records nothing; the due list still previews it', async () => {
+      // The repro: a run for a past date after today's run sent a FINAL_NOTICE for a demand
+      // paid since, and UPCOMING for dues already past.
+      const key = await newTenant();
+      const now = today();
+      const paid = await owing(key, addDays(now, -31));
+      await recordReceipt(t, key, {
+        demandSplit: paid.demand.splits[0].id,
+        amount: 100000,
+        receivedDate: now,
+      });
+      await owing(key, addDays(now, -2));
+      expect((await run(key)).sent).toBe(1);
+      const late = await owing(key, addDays(now, -3));
+      const eventsBefore = (await reminderEvents(key)).length;
+      expect((await due(key, addDays(now, -1))).content.map((c) => [c.demand, c.step])).toEqual([
+        [paid.demand.id, 'FINAL_NOTICE'],
+        [late.demand.id, 'DUE'],
+      ]);
+      expect((await due(key, addDays(now, -8))).content.map((c) => [c.demand, c.step])).toEqual([
+        [paid.demand.id, 'OVERDUE_2'],
+        [late.demand.id, 'UPCOMING'],
+      ]);
+      for (const asOf of [addDays(now, -1), addDays(now, -8), '2026-11-01']) {
+        const res = await post(t, key, '/reminders/run', { asOf });
+        expect(res.status).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['asOf']);
+      }
+      expect(await sentSteps(key, paid.demand.id)).toEqual([]);
+      expect(await sentSteps(key, late.demand.id)).toEqual([]);
+      expect(await reminderEvents(key)).toHaveLength(eventsBefore);
+      // Today, sent explicitly, is a run like the default one.
+      const explicit = await run(key, now);
+      expect(explicit).toMatchObject({ asOf: now, sent: 1 });
+      expect(await sentSteps(key, late.demand.id)).toEqual(['DUE']);
+      expect(await sentSteps(key, paid.demand.id)).toEqual([]);
     });
 
     it('a run: asOf after today 400; Idempotency-Key replays; bad due parameters 400', async () => {

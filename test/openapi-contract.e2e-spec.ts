@@ -640,6 +640,9 @@ describe('live responses match the committed OpenAPI document', () => {
     const holdPath = `${holds}/${(hold.body as { id: string }).id}`;
     expect((await call(end, http().delete(holdPath).set(as(tenant)))).status).toBe(200);
     expect((await call(end, http().delete(holdPath).set(as(tenant)))).status).toBe(409);
+    const list = 'GET /bookings/{id}/collection-holds';
+    expect((await call(list, http().get(holds).set(as(tenant)))).status).toBe(200);
+    expect((await call(list, http().get(holds).set(as(other)))).status).toBe(404);
   });
 
   it('numbers: 201 for a snag, 400 for a type kept with its document', async () => {

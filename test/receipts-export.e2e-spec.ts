@@ -400,6 +400,63 @@ describe('POST /receipts/export', () => {
     }
   });
 
+  it('Accept chooses CSV or XLSX where format= is not given; format= wins over it', async () => {
+    const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    const withAccept = (accept: string, query = '') =>
+      request(t.server)
+        .post(`/receipts/export${query}`)
+        .set(as(other.key))
+        .set('Accept', accept)
+        .send([])
+        .buffer(true)
+        .parse(binaryBody);
+    const xlsx = await withAccept(XLSX_TYPE);
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(XLSX_TYPE);
+    expect(xlsx.headers['content-disposition']).toMatch(/\.xlsx"$/);
+    expect(xlsx.headers.vary).toMatch(/Accept/i);
+    expect((await withAccept('text/csv')).headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect((await withAccept('*/*')).headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect((await withAccept(XLSX_TYPE, '?format=csv')).headers['content-type']).toBe(
+      'text/csv; charset=utf-8',
+    );
+    expect((await withAccept('text/csv', '?format=xlsx')).headers['content-type']).toBe(XLSX_TYPE);
+    expect((await withAccept(XLSX_TYPE, '?format=pdf')).status).toBe(400);
+  });
+
+  it('ends each row with its booking number, after realisedOn, in CSV and XLSX', async () => {
+    const csv = await exportOf(tenant.key, '/receipts/export?format=csv');
+    expect(csv.status).toBe(200);
+    const text = (csv.body as Buffer).toString('utf8');
+    const header = text.slice(1).split('\r\n')[0].split(',');
+    expect(header.slice(-3)).toEqual(['statusChangedBy', 'realisedOn', 'bookingNumber']);
+    const records = parse<Record<string, string>>(text, { bom: true, columns: true });
+    expect(records.length).toBeGreaterThan(0);
+    const numbers = new Map<string, string>();
+    for (const booking of new Set(records.map((r) => r.booking))) {
+      const res = await request(t.server).get(`/bookings/${booking}`).set(as(tenant.key));
+      expect(res.status).toBe(200);
+      numbers.set(booking, res.body.bookingNumber as string);
+    }
+    for (const r of records) {
+      expect(r.bookingNumber).toBe(numbers.get(r.booking));
+      expect(r.bookingNumber).not.toBe('');
+    }
+
+    const xlsx = await exportOf(tenant.key, '/receipts/export?format=xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
+    const sheet = workbook.worksheets[0];
+    const xlsxHeader = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(xlsxHeader.slice(-2)).toEqual(['realisedOn', 'bookingNumber']);
+    const col = (name: string) => xlsxHeader.indexOf(name) + 1;
+    for (let i = 2; i <= sheet.rowCount; i++) {
+      const row = sheet.getRow(i);
+      const booking = row.getCell(col('booking')).value as string;
+      expect(row.getCell(col('bookingNumber')).value).toBe(numbers.get(booking));
+    }
+  });
+
   it("exports one tenant's receipts only", async () => {
     const mine = await exportOf(other.key, '/receipts/export');
     const records = parse((mine.body as Buffer).toString('utf8'), { bom: true, columns: true });

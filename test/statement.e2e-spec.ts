@@ -637,7 +637,10 @@ describe('GET /bookings/{id}/statement', () => {
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(new Uint8Array(res.body as Buffer).buffer);
       const sheet = workbook.worksheets[0];
-      const header = (sheet.getRow(1).values as unknown[]).slice(1);
+      // The headings sit below the header block (tested on its own below).
+      let top = 1;
+      while (top < 20 && sheet.getRow(top).getCell(1).value !== 'date') top++;
+      const header = (sheet.getRow(top).values as unknown[]).slice(1);
       expect(header).toEqual([
         'date',
         'kind',
@@ -651,9 +654,10 @@ describe('GET /bookings/{id}/statement', () => {
         'refType',
         'refId',
       ]);
-      expect(sheet.rowCount).toBe(json.entries.length + 1);
+      // The opening row, the entries (from row top + 2), the closing row.
+      expect(sheet.rowCount).toBe(top + 1 + json.entries.length + 1);
       const cell = (row: number, name: string) =>
-        sheet.getRow(row).getCell(header.indexOf(name) + 1);
+        sheet.getRow(top + row).getCell(header.indexOf(name) + 1);
       expect(cell(2, 'date').value).toEqual(new Date('2026-04-01T00:00:00Z'));
       expect(cell(2, 'date').numFmt).toBe('yyyy-mm-dd');
       expect(cell(2, 'dueDate').value).toBeInstanceOf(Date);
@@ -668,6 +672,111 @@ describe('GET /bookings/{id}/statement', () => {
       expect(cell(3, 'particulars').value).toBe('NEFT UTR9 from Ananya Iyer');
       // Text that starts like a formula stays text.
       expect(cell(2, 'particulars').value).toBe(`'=HYPERLINK("x")`);
+    });
+  });
+
+  describe('files', () => {
+    it('format=xlsx: a header block, then an opening row and a closing row, so a statement with from= adds up on its own', async () => {
+      const key = await newTenant();
+      const booking = await createBooking(t, key, { buyerName: 'Kavya Singh' });
+      const first = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-03-01',
+        dueDate: '2026-03-15',
+        splits: [split(100_000.5)],
+      });
+      await receipt(key, first.splits[0].id, 40_000.25, '2026-03-20');
+      const second = await createDemand(t, key, {
+        booking: booking.id,
+        demandDate: '2026-05-01',
+        dueDate: '2026-05-15',
+        splits: [split(250_000)],
+      });
+      await receipt(key, second.splits[0].id, 100_000, '2026-05-20');
+      await receipt(key, first.splits[0].id, 10_000, '2026-05-21');
+      const query = 'from=2026-04-01&to=2026-05-31&asOf=2026-06-30';
+      const json = await statement(key, booking.id, query);
+      expect(json.openingBalance.amount).toBe(60_000.25);
+      const res = await fileOf(key, booking.id, `${query}&format=xlsx`);
+      expect(res.status).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(new Uint8Array(res.body as Buffer).buffer);
+      const sheet = workbook.worksheets[0];
+      // Row 0 and empty rows are holes in exceljs's array: Array.from makes them undefined.
+      const rows = Array.from(sheet.getSheetValues() as (unknown[] | undefined)[], (r) =>
+        (r ?? []).slice(1),
+      ).slice(1);
+
+      // The header block: what the statement is of, above the entries.
+      const headerAt = rows.findIndex((r) => r[0] === 'date' && r[1] === 'kind');
+      expect(headerAt).toBeGreaterThan(0);
+      const block = new Map(
+        rows
+          .slice(0, headerAt)
+          .filter((r) => r.length > 0)
+          .map((r) => [r[0], r[1]]),
+      );
+      expect(Object.fromEntries(block)).toEqual({
+        tenant: 'Test Realty',
+        bookingNumber: booking.bookingNumber,
+        unit: booking.unit,
+        buyer: 'Kavya Singh',
+        period: '2026-04-01 to 2026-05-31',
+        asOf: '2026-06-30',
+      });
+      const header = rows[headerAt] as string[];
+      const col = (name: string) => header.indexOf(name);
+      const body = rows.slice(headerAt + 1).filter((r) => r.length > 0);
+      expect(body.map((r) => r[col('kind')])).toEqual([
+        'OPENING_BALANCE',
+        ...json.entries.map((e) => e.kind),
+        'CLOSING_BALANCE',
+      ]);
+      const opening = body[0];
+      const closing = body[body.length - 1];
+      expect(opening[col('date')]).toEqual(new Date('2026-04-01T00:00:00Z'));
+      expect(closing[col('date')]).toEqual(new Date('2026-05-31T00:00:00Z'));
+      // Adds up from the file alone: opening + debits - credits = closing (in paise).
+      const paise = (v: unknown) => Math.round(((v as number | null) ?? 0) * 100);
+      const debits = body.reduce((a, r) => a + paise(r[col('debit')]), 0);
+      const credits = body.reduce((a, r) => a + paise(r[col('credit')]), 0);
+      expect(paise(opening[col('balance')])).toBe(6_000_025);
+      expect(paise(opening[col('balance')]) + debits - credits).toBe(
+        paise(closing[col('balance')]),
+      );
+      expect(paise(closing[col('balance')])).toBe(Math.round(json.closingBalance.amount * 100));
+    });
+
+    it('Accept chooses the file where format= is not given; format= wins over it', async () => {
+      const key = await newTenant();
+      const demand = await createDemand(t, key, { splits: [split(1000)] });
+      const as_ = (accept: string, query = '') =>
+        request(t.server)
+          .get(`/bookings/${demand.booking}/statement${query}`)
+          .set(as(key))
+          .set('Accept', accept)
+          .buffer(true)
+          .parse(binaryBody);
+      const pdf = await as_('application/pdf');
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers.vary).toMatch(/Accept/i);
+      expect(await pdfText(pdf.body as Buffer)).toContain('STATEMENT OF ACCOUNT');
+      const xlsx = await as_(XLSX);
+      expect(xlsx.headers['content-type']).toBe(XLSX);
+      expect((await as_('application/json')).headers['content-type']).toMatch(/^application\/json/);
+      expect((await as_('*/*')).headers['content-type']).toMatch(/^application\/json/);
+      expect(
+        (await as_('text/html,application/xhtml+xml,*/*;q=0.8')).headers['content-type'],
+      ).toMatch(/^application\/json/);
+      expect((await as_(`application/json;q=0.5, ${XLSX}`)).headers['content-type']).toBe(XLSX);
+      // format= wins when both are given.
+      expect((await as_('application/pdf', '?format=json')).headers['content-type']).toMatch(
+        /^application\/json/,
+      );
+      expect((await as_('application/json', '?format=xlsx')).headers['content-type']).toBe(XLSX);
+      // A bad format= is still 400 whatever Accept says.
+      expect((await as_('application/pdf', '?format=csv')).status).toBe(400);
     });
   });
 

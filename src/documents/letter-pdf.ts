@@ -36,6 +36,8 @@ export interface LetterDocumentInput {
   milestone: string | null;
   remarks: string;
   dueDate: string;
+  /** The due date when it is before the letter date (the amount is then payable now). */
+  overdueSince: string | null;
   thisDemand: LetterAmount;
   previousDues: LetterAmount;
   interestDue: LetterAmount;
@@ -54,6 +56,29 @@ const RULE = '#cccccc';
 /** The heading: a lending bank is asked to disburse, everyone else is sent a demand letter. */
 export function letterHeading(payerType: string | null): string {
   return payerType === 'BANK' ? 'REQUEST FOR DISBURSEMENT' : 'DEMAND LETTER';
+}
+
+/**
+ * What is asked and by when. A due date already past is never printed as "on or before": the
+ * amount is overdue since then and payable now.
+ */
+export function letterIntro(
+  input: Pick<
+    LetterDocumentInput,
+    'payerType' | 'buyerName' | 'dueDate' | 'overdueSince' | 'locale'
+  >,
+): string {
+  const bank = input.payerType === 'BANK';
+  if (input.overdueSince !== null) {
+    const since = displayDate(input.overdueSince, input.locale);
+    return bank
+      ? `As per the tripartite agreement, we request you to disburse the amount below towards the booking of ${input.buyerName}: it is overdue since ${since} and payable now.`
+      : `The following amount is overdue since ${since} and payable now. Kindly arrange the payment at once; late payment bears interest as per the agreement.`;
+  }
+  const by = displayDate(input.dueDate, input.locale);
+  return bank
+    ? `As per the tripartite agreement, we request you to disburse the amount below towards the booking of ${input.buyerName} on or before ${by}.`
+    : `The following amount is payable on or before ${by}. Kindly arrange the payment by the due date; late payment bears interest as per the agreement.`;
 }
 
 /** Renders the letter; resolves with the PDF's bytes. */
@@ -117,9 +142,7 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
     y = Math.max(doc.y, y + 12) + 5;
   }
 
-  const intro = bank
-    ? `As per the tripartite agreement, we request you to disburse the amount below towards the booking of ${input.buyerName} on or before ${displayDate(input.dueDate, locale)}.`
-    : `The following amount is payable on or before ${displayDate(input.dueDate, locale)}. Kindly arrange the payment by the due date; late payment bears interest as per the agreement.`;
+  const intro = letterIntro(input);
   doc
     .font('regular')
     .fontSize(10)
@@ -190,7 +213,11 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
         ...(input.payTo.ifsc ? [['IFSC', input.payTo.ifsc] as [string, string]] : []),
       ]
     : [['Pay to', 'As agreed']];
-  payTo.push(['Due date', displayDate(input.dueDate, locale)]);
+  payTo.push(
+    input.overdueSince !== null
+      ? ['Overdue since', `${displayDate(input.overdueSince, locale)} (payable now)`]
+      : ['Due date', displayDate(input.dueDate, locale)],
+  );
   for (const [label, value] of payTo) {
     doc.font('regular').fontSize(9).fillColor(GREY).text(label, left, y, { width: 110 });
     doc

@@ -9,7 +9,8 @@ import type { ExportRow } from './receipt-export.sql';
 /**
  * The documented columns, then why a receipt left ACTIVE (statusReason, statusChangedOn,
  * statusChangedBy, which every receipt view carries), appended last so that readers by position
- * of the earlier columns are unaffected; then realisedOn (CONTRACT §11.2).
+ * of the earlier columns are unaffected; then realisedOn; then the booking's number (a receipt
+ * names its booking by id only, which a reader of the file cannot look up).
  */
 export const EXPORT_COLUMNS = [
   'receiptNumber',
@@ -37,6 +38,7 @@ export const EXPORT_COLUMNS = [
   'statusChangedOn',
   'statusChangedBy',
   'realisedOn',
+  'bookingNumber',
 ] as const;
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
@@ -87,5 +89,6 @@ export function toExportRecord(row: ExportRow, tenant: TenantContext): ExportRec
     statusChangedOn: row.status_changed_on,
     statusChangedBy: text(row.status_changed_by),
     realisedOn: row.realised_on,
+    bookingNumber: text(row.b_booking_number),
   };
 }

@@ -1,7 +1,8 @@
 import { VALIDATION_FAILED } from '@/http/errors/validation';
-import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { formatFromAccept, MediaFormat } from '@/http/accept-format';
 import { Route } from '@/http/route.decorator';
 import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
@@ -13,12 +14,18 @@ import { EXPORT_BUSY, EXPORT_TOO_LARGE } from './exports.errors';
 import { EXPORT_COLUMNS } from './receipt-export-rows';
 import {
   EXPORT_FORMATS,
+  ExportFormat,
   ExportQuery,
   MAX_XLSX_ROWS,
   ReceiptExportService,
 } from './receipt-export.service';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** For a request that says Accept instead of format=. */
+const EXPORT_MEDIA_TYPES: readonly MediaFormat<ExportFormat>[] = [
+  ['text/csv', 'csv'],
+  [XLSX, 'xlsx'],
+];
 
 @ApiTags('receipts')
 @Controller('receipts')
@@ -35,7 +42,7 @@ export class ReceiptExportController {
       "the search's sort order (sort as in search). Streamed from one consistent snapshot " +
       '(CSV through a COPY, XLSX through a cursor), so the first bytes leave at once and memory ' +
       `stays flat at any size. Columns: ${EXPORT_COLUMNS.join(', ')} (statusReason, statusChangedOn ` +
-      'and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
+      'and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it; bookingNumber, the number of its booking). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain ' +
       'decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date ' +
       `cells; at most ${MAX_XLSX_ROWS.toLocaleString('en')} rows (else 422: use CSV). A text ` +
       "cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports " +
@@ -50,7 +57,8 @@ export class ReceiptExportController {
   @ApiQuery({
     name: 'format',
     required: false,
-    description: 'File format.',
+    description:
+      'File format. Without format=, the Accept header chooses (text/csv or the XLSX media type; highest q wins); format= wins when both are given.',
     schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv', example: 'csv' },
   })
   @ApiSortQuery(RECEIPT_SEARCH)
@@ -87,8 +95,11 @@ export class ReceiptExportController {
     @Tenant() tenant: TenantContext,
     @Query() query: ExportQuery,
     @Body() body: unknown,
+    @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    return this.exports.export(tenant, query, body, res);
+    res.vary('Accept');
+    const format = query.format ?? formatFromAccept(accept, EXPORT_MEDIA_TYPES, 'csv');
+    return this.exports.export(tenant, { ...query, format }, body, res);
   }
 }

@@ -7,10 +7,18 @@ import { escapeLiteral } from 'pg';
 import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS, ReceiptRow } from '@/receipts/receipts.sql';
 import { CompiledSearch } from '@/receipts/search/receipt-search.sql';
 
-/** A ReceiptRow plus the creation columns the export adds. */
-export type ExportRow = ReceiptRow & { created_at: Date; created_by: string };
+/** A ReceiptRow plus the creation columns and the booking's number the export adds. */
+export type ExportRow = ReceiptRow & {
+  created_at: Date;
+  created_by: string;
+  b_booking_number: string;
+};
 
-const EXPORT_ROW_EXTRA_COLUMNS = 'r.created_at, r.created_by';
+const EXPORT_ROW_EXTRA_COLUMNS = 'r.created_at, r.created_by, b.booking_number AS b_booking_number';
+
+/** The receipt's booking `b`, after RECEIPT_ROW_JOINS (same tenant, as every join). */
+const EXPORT_BOOKING_JOIN = `
+    JOIN bookings b ON b.tenant_id = r.tenant_id AND b.id = r.booking_id`;
 
 /** One snapshot for the whole file; the export never writes. */
 export const BEGIN_EXPORT_SQL = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
@@ -28,7 +36,7 @@ export const cappedCountSql = (matchSql: string, cap: number): string =>
 export const declareExportCursorSql = (sql: CompiledSearch): string =>
   `DECLARE export NO SCROLL CURSOR FOR
          SELECT ${RECEIPT_ROW_COLUMNS}, ${EXPORT_ROW_EXTRA_COLUMNS}
-           FROM (${sql.matchSql('r.*')}) r ${RECEIPT_ROW_JOINS}
+           FROM (${sql.matchSql('r.*')}) r ${RECEIPT_ROW_JOINS} ${EXPORT_BOOKING_JOIN}
           ORDER BY ${sql.orderBy}`;
 
 /** The next `rows` ExportRows of the `export` cursor. */
@@ -73,6 +81,7 @@ const csvCells = (currency: string): string[] =>
     'r.status_changed_on::text',
     guarded('r.status_changed_by'),
     'r.realised_on::text',
+    guarded('b.booking_number'),
   ].map((cell) => `NULLIF(${cell}, '')`);
 
 /** A bind value as a literal: COPY takes no parameters. Search values are text or text arrays. */
@@ -106,5 +115,5 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
  */
 export const copyExportCsvSql = (sql: CompiledSearch, currency: string): string =>
   `COPY (SELECT ${csvCells(currency).join(', ')}
-           FROM (${inlineParams(sql.matchSql('r.*'), sql.countParams)}) r ${RECEIPT_ROW_JOINS}
+           FROM (${inlineParams(sql.matchSql('r.*'), sql.countParams)}) r ${RECEIPT_ROW_JOINS} ${EXPORT_BOOKING_JOIN}
           ORDER BY ${sql.orderBy}) TO STDOUT (FORMAT csv)`;

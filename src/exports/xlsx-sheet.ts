@@ -25,6 +25,11 @@ export interface XlsxColumn {
 export interface XlsxSheet {
   name: string;
   columns: readonly XlsxColumn[];
+  /**
+   * Label and value rows above the table (what the file is of), then an empty row, then the
+   * headings. None: the headings are the first row.
+   */
+  preamble?: readonly (readonly [label: string, value: string])[];
 }
 
 /** A row: each column's key to its text (null: an empty cell). */
@@ -85,15 +90,27 @@ export async function writeXlsxSheet(
   const ExcelJS = require('exceljs') as typeof ExcelJSModule;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
   const worksheet = workbook.addWorksheet(sheet.name);
+  const preamble = sheet.preamble ?? [];
   worksheet.columns = sheet.columns.map((c) => {
     const numFmt = FORMATS[c.type];
     return {
-      header: c.header ?? c.key,
+      // With a preamble the headings are a row of their own below it.
+      header: preamble.length > 0 ? undefined : (c.header ?? c.key),
       key: c.key,
       width: c.width,
       style: numFmt ? { numFmt } : {},
     };
   });
+  if (preamble.length > 0) {
+    for (const [label, value] of preamble) {
+      const row = worksheet.addRow([guardFormula(label), guardFormula(value)]);
+      // The columns' number formats are for the table's cells, not these.
+      row.eachCell((c) => (c.numFmt = '@'));
+      row.commit();
+    }
+    worksheet.addRow([]).commit();
+    worksheet.addRow(sheet.columns.map((c) => c.header ?? c.key)).commit();
+  }
   let written = 0;
   for await (const row of rows) {
     const cells: Record<string, unknown> = {};

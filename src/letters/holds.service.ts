@@ -6,13 +6,15 @@ import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { CollectionHoldRequest } from './dto/collection-hold.request';
-import { CollectionHoldView } from './dto/collection-hold.view';
+import { CollectionHoldsView, CollectionHoldView } from './dto/collection-hold.view';
 import { HOLD_ACTIVE, HOLD_ENDED, HOLD_NOT_FOUND } from './letters.errors';
 import { invalid } from './letters.service';
 import {
   ACTIVE_HOLD_SQL,
   activeHoldParams,
   BOOKING_EXISTS_SQL,
+  BOOKING_HOLDS_SQL,
+  bookingHoldsParams,
   bookingParams,
   END_HOLD_SQL,
   endHoldParams,
@@ -21,6 +23,7 @@ import {
   HoldRow,
   INSERT_HOLD_SQL,
   insertHoldParams,
+  ListedHoldRow,
   LOCK_BOOKING_HOLDS_SQL,
 } from './letters.sql';
 
@@ -106,6 +109,29 @@ export class HoldsService {
     const view = holdView(row);
     this.outbox.record('collection-hold.ended', view);
     return view;
+  }
+
+  /** GET: the booking's holds, newest first; another tenant's booking is 404. */
+  async list(tenant: TenantContext, bookingId: string): Promise<CollectionHoldsView> {
+    const [booking] = await this.txHost.tx.query<{ id: string }[]>(
+      BOOKING_EXISTS_SQL,
+      bookingParams({ tenantId: tenant.tenantId, bookingId }),
+    );
+    if (!booking) throw BOOKING_NOT_FOUND.error(bookingId);
+    const rows = await this.txHost.tx.query<ListedHoldRow[]>(
+      BOOKING_HOLDS_SQL,
+      bookingHoldsParams({ tenantId: tenant.tenantId, bookingId, timezone: tenant.timezone }),
+    );
+    return {
+      holds: rows.map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        from: r.from_date,
+        until: r.until_date,
+        endedOn: r.ended_on,
+        createdBy: r.created_by,
+      })),
+    };
   }
 
   /** 404 unless the booking is the tenant's; then its holds' lock. */

@@ -66,9 +66,28 @@ export function letterFigures(input: LetterInput): LetterFigures {
   };
 }
 
+/**
+ * The due date when it is before the letter's date: the letter then asks for the amount now, as
+ * overdue since then, instead of by a date already past. Null on or before the due date.
+ */
+export function overdueSince(dueDate: string, letterDate: string): string | null {
+  return dueDate < letterDate ? dueDate : null;
+}
+
+/** A letter asks for money: with a total payable of 0 there is no letter to send. */
+export function nothingPayable(f: LetterFigures): boolean {
+  return f.totalPayable.lte(0);
+}
+
 /** The letter as the API (and the reminder.due event) shows it. */
 export function composeLetter(input: LetterInput, tenant: TenantContext): LetterView {
   return letterView(input, letterFigures(input), tenant);
+}
+
+/** The letter, or null when it would ask for nothing (a total payable of 0). */
+export function payableLetter(input: LetterInput, tenant: TenantContext): LetterView | null {
+  const f = letterFigures(input);
+  return nothingPayable(f) ? null : letterView(input, f, tenant);
 }
 
 /** The letter of figures already summed (a reminder run has them from its own statement). */
@@ -100,6 +119,7 @@ export function letterView(
     interestDue: money(f.interestDue),
     totalPayable: money(f.totalPayable),
     dueDate: input.demand.dueDate,
+    overdueSince: overdueSince(input.demand.dueDate, input.asOf),
     payTo: input.payTo,
     tdsNote: tds ? TDS_NOTE : null,
   };

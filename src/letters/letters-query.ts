@@ -1,9 +1,15 @@
 import { FieldError } from '@/common/app-error';
 import { isValidLocalDate, localDateFields } from '@/common/dates/local-date';
+import type { MediaFormat } from '@/http/accept-format';
 
 /** GET /demands/{id}/letter: what the letter is served as (pdf by default). */
 export const LETTER_FORMATS = ['pdf', 'json'] as const;
 export type LetterFormat = (typeof LETTER_FORMATS)[number];
+/** The media type of each format, for a request that says Accept instead of format=. */
+export const LETTER_MEDIA_TYPES: readonly MediaFormat<LetterFormat>[] = [
+  ['application/pdf', 'pdf'],
+  ['application/json', 'json'],
+];
 
 export interface LetterQuery {
   asOf: string;

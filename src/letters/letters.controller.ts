@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiProduces,
@@ -7,16 +7,22 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { TenantContext } from '@/common/tenant-context';
 import { DEMAND_NOT_FOUND } from '@/demands/demands.errors';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { formatFromAccept } from '@/http/accept-format';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { MoneyView } from '@/common/money/money.view';
 import { LetterPayerView, LetterPayToView, LetterView } from './dto/letter.view';
-import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
-import { LETTER_FORMATS, RawLetterQuery } from './letters-query';
+import {
+  LETTER_DEMAND_CANCELLED,
+  LETTER_NOTHING_PAYABLE,
+  LETTER_PAYER_NOT_FOUND,
+} from './letters.errors';
+import { LETTER_FORMATS, LETTER_MEDIA_TYPES, RawLetterQuery } from './letters-query';
 import { LettersService } from './letters.service';
 import { VALIDATION_FAILED } from '@/http/errors/validation';
 
@@ -35,13 +41,14 @@ export class LettersController {
       'interestDue = the interest due at asOf (GET /bookings/{id}/interest: the booking, or the payer); totalPayable = their sum. ' +
       "payTo is the tenant's collection account in its currency, number in full (null: the PDF says as agreed). tdsNote when the booking's agreementValue is 50,00,000 or more and the letter is not for a BANK payer. " +
       'format=pdf (default): A4 DEMAND LETTER, or REQUEST FOR DISBURSEMENT for a BANK payer, with amounts in figures and in words (real text). ' +
-      "A cancelled demand is 409 DEMAND_CANCELLED; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404.",
+      "A cancelled demand is 409 DEMAND_CANCELLED; a letter whose totalPayable is 0 (a paid demand with nothing else owed) is 409 NOTHING_PAYABLE; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404.",
     scopes: ['receipts:read'],
     problems: [
       VALIDATION_FAILED,
       DEMAND_NOT_FOUND,
       LETTER_PAYER_NOT_FOUND,
       LETTER_DEMAND_CANCELLED,
+      LETTER_NOTHING_PAYABLE,
     ],
     replicaRead: true,
   })
@@ -49,7 +56,8 @@ export class LettersController {
   @ApiQuery({
     name: 'format',
     required: false,
-    description: 'pdf (default, the printed letter) or json.',
+    description:
+      'pdf (default, the printed letter) or json. Without format=, the Accept header chooses (application/pdf or application/json; highest q wins); format= wins when both are given.',
     schema: { type: 'string', enum: [...LETTER_FORMATS], default: 'pdf', example: 'json' },
   })
   @ApiQuery({
@@ -85,7 +93,11 @@ export class LettersController {
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
     @Query() query: RawLetterQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.letters.letter(tenant, id, query);
+    res.vary('Accept');
+    const format = query.format ?? formatFromAccept(accept, LETTER_MEDIA_TYPES, 'pdf');
+    return this.letters.letter(tenant, id, { ...query, format });
   }
 }

@@ -10,6 +10,18 @@ export const LETTER_DEMAND_CANCELLED = defineProblem({
   example: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
 });
 
+/**
+ * A letter whose totalPayable is 0 (the demand, previous dues and interest all paid): it would
+ * ask for nothing, and a bank would be asked to disburse zero.
+ */
+export const LETTER_NOTHING_PAYABLE = defineProblem({
+  status: 409,
+  code: 'NOTHING_PAYABLE',
+  detail: (demandId: string, asOf: string) =>
+    `Nothing is payable on demand ${demandId} at ${asOf} (its total payable is 0); it has no letter.`,
+  example: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', '2026-11-30'],
+});
+
 /** payerId names nobody who pays a split of the demand. */
 export const LETTER_PAYER_NOT_FOUND = defineProblem({
   status: 404,

@@ -16,8 +16,12 @@ import { splitsOwingOn } from '@/ledger/as-of';
 import { LedgerService } from '@/ledger/ledger.service';
 import { paiseText } from '@/common/money/paise';
 import { LetterView } from './dto/letter.view';
-import { composeLetter, LetterInput } from './letter';
-import { LETTER_DEMAND_CANCELLED, LETTER_PAYER_NOT_FOUND } from './letters.errors';
+import { LetterInput, payableLetter } from './letter';
+import {
+  LETTER_DEMAND_CANCELLED,
+  LETTER_NOTHING_PAYABLE,
+  LETTER_PAYER_NOT_FOUND,
+} from './letters.errors';
 import { parseLetterQuery, RawLetterQuery } from './letters-query';
 import { validationFailed } from '@/http/errors/validation';
 
@@ -69,7 +73,7 @@ export class LettersService {
     if (!records) throw BOOKING_NOT_FOUND.error(demand.booking);
     const interest = await this.interest.fromRecords(tenant, records, query.asOf);
     const account = await this.bank.collectionAccount(tenant);
-    const view = composeLetter(
+    const view = payableLetter(
       {
         tenantName: await this.tenantName(tenant),
         asOf: query.asOf,
@@ -97,6 +101,7 @@ export class LettersService {
       },
       tenant,
     );
+    if (view === null) throw LETTER_NOTHING_PAYABLE.error(demandId, query.asOf);
     if (query.format === 'json') return view;
     const pdf = await this.pdf(view, tenant);
     const name = `letter-${demand.demandNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}-${query.asOf.replace(/-/g, '')}`;
@@ -135,6 +140,7 @@ export class LettersService {
       milestone: view.demand.milestone,
       remarks: view.demand.remarks,
       dueDate: view.dueDate,
+      overdueSince: view.overdueSince,
       thisDemand: amount(view.thisDemand),
       previousDues: amount(view.previousDues),
       interestDue: amount(view.interestDue),

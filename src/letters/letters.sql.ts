@@ -328,6 +328,29 @@ export const endHoldParams = (p: {
   actor: string;
 }): unknown[] => [p.tenantId, p.bookingId, p.holdId, p.today, p.actor];
 
+/** A hold as listed: `ended_on` is the day it was ended in the tenant's zone, null while not. */
+export interface ListedHoldRow {
+  id: string;
+  reason: string;
+  from_date: string;
+  until_date: string | null;
+  ended_on: string | null;
+  created_by: string;
+}
+
+/** The booking's holds, newest first. Params: bookingHoldsParams. */
+export const BOOKING_HOLDS_SQL = `SELECT id, reason, from_date::text AS from_date, until_date::text AS until_date,
+       (ended_at AT TIME ZONE $3::text)::date::text AS ended_on, created_by
+  FROM collection_holds
+ WHERE tenant_id = $1 AND booking_id = $2
+ ORDER BY created_at DESC, id DESC`;
+
+export const bookingHoldsParams = (p: {
+  tenantId: string;
+  bookingId: string;
+  timezone: string;
+}): unknown[] => [p.tenantId, p.bookingId, p.timezone];
+
 /** Demands by id, with the columns the caller selects (demands.sql's DEMAND_COLUMNS). */
 export const DEMANDS_BY_IDS_SQL = (columns: string): string =>
   `SELECT ${columns} FROM demands WHERE tenant_id = $1 AND id = ANY ($2::uuid[])`;

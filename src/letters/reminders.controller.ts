@@ -29,7 +29,7 @@ import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { CollectionHoldRequest } from './dto/collection-hold.request';
-import { CollectionHoldView } from './dto/collection-hold.view';
+import { CollectionHoldsView, CollectionHoldView } from './dto/collection-hold.view';
 import { ReminderPolicyRequest } from './dto/reminder-policy.request';
 import { ReminderRunRequest } from './dto/reminder-run.request';
 import {
@@ -130,7 +130,7 @@ export class RemindersController {
   @HttpCode(200)
   @Route({
     summary: 'Send every reminder due on asOf: record each once and write a reminder.due event.',
-    description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED.`,
+    description: `${DUE_RULE} One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf defaults to today and, if sent, must be today (a reminder goes out now for what is owed now; another date is 400 VALIDATION_FAILED naming asOf, and nothing is recorded); GET /reminders/due?asOf= previews any date.`,
     scopes: ['receipts:write'],
     problems: [VALIDATION_FAILED],
     idempotent: true,
@@ -156,6 +156,23 @@ export class RemindersController {
     @Param('id', uuidPipe('id')) id: string,
   ): Promise<DemandRemindersView> {
     return this.reminders.ofDemand(tenant, id);
+  }
+
+  @Get('bookings/:id/collection-holds')
+  @Route({
+    summary: "A booking's collection holds, newest first.",
+    description:
+      "Every hold of the booking, active or ended: from (the day it was created), until (the last day it covers; null: until ended), endedOn (the day it was ended in the tenant's time zone; null while not ended). Another tenant's booking is 404.",
+    scopes: ['receipts:read'],
+    problems: [BOOKING_NOT_FOUND],
+  })
+  @ApiIdParam('Booking id.')
+  @ApiOkResponse({ type: CollectionHoldsView })
+  listHolds(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+  ): Promise<CollectionHoldsView> {
+    return this.holds.list(tenant, id);
   }
 
   @Post('bookings/:id/collection-holds')

@@ -34,6 +34,7 @@ import { letterView } from './letter';
 import { invalid, LettersService } from './letters.service';
 import { REMINDER_POLICY_CHANGED } from './letters.errors';
 import { parseDate } from './letters-query';
+import { runAsOf } from './reminder-run';
 import {
   DEMAND_REMINDERS_SQL,
   DemandReminderRow,
@@ -208,9 +209,8 @@ export class RemindersService {
    * tenant) and writes one reminder.due event per reminder this run recorded.
    */
   async run(tenant: TenantContext, body: ReminderRunRequest): Promise<ReminderRunView> {
-    const now = this.clock.today(tenant);
-    const asOf = body.asOf ?? now;
-    if (asOf > now) throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
+    const { asOf, error } = runAsOf(body.asOf, this.clock.today(tenant));
+    if (error) throw invalid([error]);
     const runId = randomUUID();
     const rows = await this.txHost.tx.query<RunRow[]>(
       RUN_SQL,

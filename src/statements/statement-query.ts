@@ -1,9 +1,16 @@
 import { FieldError } from '@/common/app-error';
 import { isValidLocalDate, localDateFields } from '@/common/dates/local-date';
+import type { MediaFormat } from '@/http/accept-format';
 
 /** GET /bookings/{id}/statement: what the statement is served as. */
 export const STATEMENT_FORMATS = ['json', 'pdf', 'xlsx'] as const;
 export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
+/** The media type of each format, for a request that says Accept instead of format=. */
+export const STATEMENT_MEDIA_TYPES: readonly MediaFormat<StatementFormat>[] = [
+  ['application/json', 'json'],
+  ['application/pdf', 'pdf'],
+  ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xlsx'],
+];
 
 export interface StatementQuery {
   /** Undefined: the first entry's date (opening balance 0). */

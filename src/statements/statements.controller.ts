@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiProduces,
@@ -7,15 +7,17 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
+import { formatFromAccept } from '@/http/accept-format';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { StatementView } from './dto/statement.view';
-import { RawStatementQuery, STATEMENT_FORMATS } from './statement-query';
+import { RawStatementQuery, STATEMENT_FORMATS, STATEMENT_MEDIA_TYPES } from './statement-query';
 import { StatementsService } from './statements.service';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -54,7 +56,8 @@ export class StatementsController {
   @ApiQuery({
     name: 'format',
     required: false,
-    description: 'json (default), pdf (the printed statement) or xlsx (the entries).',
+    description:
+      'json (default), pdf (the printed statement) or xlsx (the entries). Without format=, the Accept header chooses (application/json, application/pdf or the XLSX media type; highest q wins); format= wins when both are given.',
     schema: { type: 'string', enum: [...STATEMENT_FORMATS], default: 'json', example: 'pdf' },
   })
   @ApiQuery({
@@ -105,7 +108,11 @@ export class StatementsController {
     @Tenant() tenant: TenantContext,
     @Param('id', uuidPipe('id')) id: string,
     @Query() query: RawStatementQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.statements.statement(tenant, id, query);
+    res.vary('Accept');
+    const format = query.format ?? formatFromAccept(accept, STATEMENT_MEDIA_TYPES, 'json');
+    return this.statements.statement(tenant, id, { ...query, format });
   }
 }

@@ -8,35 +8,17 @@ import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { StatementDocumentsService } from '@/documents/statement-documents.service';
 import { SpreadsheetsService } from '@/exports/spreadsheets.service';
-import type { XlsxSheet } from '@/exports/xlsx-sheet';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestFigures, InterestService, payerFigures } from '@/interest/interest.service';
 import { BookingRecords, statementRecords } from '@/ledger/as-of';
 import { buildLedger, Ledger } from '@/ledger/booking-ledger';
 import { LedgerService } from '@/ledger/ledger.service';
 import { StatementView } from './dto/statement.view';
+import { statementSheet } from './statement-sheet';
 import { parseStatementQuery, RawStatementQuery, StatementQuery } from './statement-query';
 import { validationFailed } from '@/http/errors/validation';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** The XLSX worksheet: one row per entry, money as numbers, dates as date cells. */
-const ENTRIES_SHEET: XlsxSheet = {
-  name: 'Statement',
-  columns: [
-    { key: 'date', width: 12, type: 'date' },
-    { key: 'kind', width: 18, type: 'text' },
-    { key: 'documentNumber', width: 20, type: 'text' },
-    { key: 'particulars', width: 48, type: 'text' },
-    { key: 'dueDate', width: 12, type: 'date' },
-    { key: 'debit', width: 16, type: 'money' },
-    { key: 'credit', width: 16, type: 'money' },
-    { key: 'balance', width: 16, type: 'money' },
-    { key: 'currency', width: 9, type: 'text' },
-    { key: 'refType', width: 9, type: 'text' },
-    { key: 'refId', width: 38, type: 'text' },
-  ],
-};
 
 /** The statement with the figures it was built from, for the view and the files. */
 interface Statement {
@@ -97,22 +79,16 @@ export class StatementsService {
         length: pdf.length,
       });
     }
-    const xlsx = await this.spreadsheets.xlsx(
-      ENTRIES_SHEET,
-      ledger.entries.map((e) => ({
-        date: e.date,
-        kind: e.kind,
-        documentNumber: e.documentNumber,
-        particulars: e.particulars,
-        dueDate: e.dueDate,
-        debit: e.debit === null ? null : paiseText(e.debit),
-        credit: e.credit === null ? null : paiseText(e.credit),
-        balance: paiseText(e.balance),
-        currency: tenant.currency,
-        refType: e.ref.type,
-        refId: e.ref.id,
-      })),
-    );
+    const { sheet, rows } = statementSheet({
+      tenantName: (await this.tenants.findActiveByKey(tenant.tenantKey))?.name ?? tenant.tenantKey,
+      bookingNumber: row.booking_number,
+      unit: row.unit_id,
+      buyerName: row.buyer_name,
+      payerId: query.payerId,
+      currency: tenant.currency,
+      ledger,
+    });
+    const xlsx = await this.spreadsheets.xlsx(sheet, rows);
     return new StreamableFile(xlsx, {
       type: XLSX,
       disposition: `attachment; filename="${name}.xlsx"`,

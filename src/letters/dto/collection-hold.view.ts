@@ -35,3 +35,40 @@ export class CollectionHoldView {
   })
   endedBy: string | null;
 }
+
+/** One hold of GET /bookings/{id}/collection-holds. */
+export class ListedCollectionHoldView {
+  @ApiProperty({
+    description: 'Hold id.',
+    format: 'uuid',
+    example: '7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b',
+  })
+  id: string;
+  @ApiProperty({ description: 'Why.', example: 'Buyer disputes the slab demand' })
+  reason: string;
+  @ApiProperty({ format: 'date', description: 'The day it was created.', example: '2026-11-26' })
+  from: string;
+  @ApiProperty({
+    format: 'date',
+    nullable: true,
+    type: String,
+    description: 'The last day it covers; null: until ended (ending sets it to that day).',
+    example: '2026-12-31',
+  })
+  until: string | null;
+  @ApiProperty({
+    format: 'date',
+    nullable: true,
+    type: String,
+    description: "The day it was ended (DELETE), in the tenant's time zone; null while not ended.",
+    example: null,
+  })
+  endedOn: string | null;
+  @ApiProperty({ description: 'Who created it (the actor).', example: 'priya.sharma' })
+  createdBy: string;
+}
+
+export class CollectionHoldsView {
+  @ApiProperty({ type: [ListedCollectionHoldView], description: 'Newest first.' })
+  holds: ListedCollectionHoldView[];
+}

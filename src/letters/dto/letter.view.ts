@@ -129,6 +129,16 @@ export class LetterView {
   dueDate: string;
 
   @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description:
+      'The due date when it is before the letter date: the amount is overdue since then and payable now (the PDF says so instead of "on or before" a past date); null on or before the due date.',
+    example: null,
+  })
+  overdueSince: string | null;
+
+  @ApiProperty({
     description: "The tenant's collection account in its currency; null: pay as agreed.",
     ...orNull(() => LetterPayToView, 'No collection account: as agreed.'),
     example: {

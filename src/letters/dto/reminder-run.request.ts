@@ -6,7 +6,8 @@ import { IsLocalDate } from '@/common/field-validators';
 export class ReminderRunRequest {
   @ApiPropertyOptional({
     format: 'date',
-    description: "The business date (default today in the tenant's zone; not after today).",
+    description:
+      "Today in the tenant's zone (the default): a run sends what is due now, so another date is 400 VALIDATION_FAILED (preview any date with GET /reminders/due?asOf=).",
     example: '2026-11-26',
   })
   @IsOptional()
