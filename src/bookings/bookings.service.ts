@@ -3,7 +3,9 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
-import { parseLocalDate } from '@/common/dates/local-date';
+import { AppError } from '@/common/app-error';
+import { formatLocalDate, localDateInZone, parseLocalDate } from '@/common/dates/local-date';
+import { pastDateProblems } from '@/common/dates/plausible-dates';
 import { decimalFromJson } from '@/common/field-validators';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
@@ -32,6 +34,9 @@ export class BookingsService {
   ) {}
 
   async create(tenant: TenantContext, body: CreateBookingRequest): Promise<BookingView> {
+    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
+    const problems = pastDateProblems('bookingDate', body.bookingDate, today);
+    if (problems.length > 0) throw AppError.validation(problems);
     const bookingNumber = await this.numbering.allocate(tenant, 'booking', {
       date: parseLocalDate(body.bookingDate),
     });

@@ -44,6 +44,7 @@ export interface BookingForDemandRow {
   booking_number: string;
   unit_id: string;
   buyer_name: string;
+  booking_date: string;
   status: string;
 }
 
@@ -51,7 +52,7 @@ export interface BookingForDemandRow {
  * The booking a new demand is raised on. FOR SHARE: a booking being cancelled waits for this
  * demand, or this waits and sees it cancelled.
  */
-export const BOOKING_FOR_DEMAND_SQL = `SELECT booking_number, unit_id, buyer_name, status FROM bookings
+export const BOOKING_FOR_DEMAND_SQL = `SELECT booking_number, unit_id, buyer_name, booking_date::text AS booking_date, status FROM bookings
         WHERE tenant_id = $1 AND id = $2 FOR SHARE`;
 
 export const bookingForDemandParams = (p: { tenantId: string; bookingId: string }): unknown[] => [

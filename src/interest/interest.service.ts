@@ -8,6 +8,7 @@ import {
   localDateFields,
   localDateInZone,
 } from '@/common/dates/local-date';
+import { futureDueDateProblems } from '@/common/dates/plausible-dates';
 import { decimalFromJson } from '@/common/field-validators';
 import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
@@ -250,6 +251,8 @@ export class InterestService {
     if (body.asOf > now) {
       throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     }
+    const dueProblems = futureDueDateProblems(body.dueDate, now);
+    if (dueProblems.length > 0) throw invalid(dueProblems);
     await this.lockBooking(tenant, bookingId, { refuseCancelled: true });
     const interest = await this.compute(tenant, bookingId, body.asOf, 'recorded');
     if (!interest.enabled) throw INTEREST_DISABLED.error();

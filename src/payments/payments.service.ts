@@ -8,7 +8,10 @@ import { toMoney } from '@/common/money/money';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BOOKING_CANCELLED } from '@/demands/demands.errors';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
-import { ReceiptWritesService } from '@/receipts/receipt-writes.service';
+import {
+  assertReceivedDatePlausible,
+  ReceiptWritesService,
+} from '@/receipts/receipt-writes.service';
 import { PaymentView } from './dto/payment.view';
 import {
   OLDEST_DUE_FIRST,
@@ -65,6 +68,8 @@ export class PaymentsService {
     bookingId: string,
     body: RecordPaymentRequest,
   ): Promise<PaymentView> {
+    // Before the allocation's 422s: a date nobody meant is the first thing to correct.
+    assertReceivedDatePlausible(tenant, body.receivedDate);
     const amount = decimalFromJson(body.amount);
     const em = this.txHost.tx;
     const [booking] = await em.query<PaymentBookingRow[]>(
