@@ -525,6 +525,7 @@ async function main(): Promise<void> {
         await timed(() =>
           renderReceiptPdf({
             receipt: r,
+            names: { unitName: null, buyerName: r.demandMeta.buyerName, payerName: null },
             tenantName: 'Bench Realty 0',
             locale: 'en-IN',
             issuedAt: new Date(0),

@@ -46,6 +46,7 @@ export class BookingsService {
         tenantId: tenant.tenantId,
         bookingNumber,
         unitId: body.unit,
+        unitName: body.unitName ?? null,
         buyerName: body.buyerName,
         buyerId: body.buyerId ?? null,
         bookingDate: body.bookingDate,

@@ -132,6 +132,7 @@ export class DemandsService {
           payerId: s.payerId,
           demandSplitNumber: numbers[i],
           amount: amounts[i].toFixed(2),
+          payerName: s.payerName ?? null,
         })),
       }),
     );

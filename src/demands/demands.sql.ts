@@ -30,13 +30,14 @@ export interface DemandSplitRow {
   demand_id: string;
   payer_type: string;
   payer_id: string;
+  payer_name: string | null;
   demand_split_number: string;
   amount: string;
   paid_amount: string;
   status: string;
 }
 
-export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
+export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, payer_name, demand_split_number,
   amount::text AS amount, paid_amount::text AS paid_amount, status`;
 
 /** What a new demand copies from its booking, and whether the booking is still active. */
@@ -100,10 +101,10 @@ export const insertDemandParams = (p: {
 
 /** All splits of a new demand in one statement; WITH ORDINALITY keeps the order they were sent in. */
 export const INSERT_DEMAND_SPLITS_SQL = `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number,
-                                  amount, paid_amount, status)
-       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING'
-         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[]) WITH ORDINALITY
-              AS t(payer_type, payer_id, number, amount, ord)
+                                  amount, paid_amount, status, payer_name)
+       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING', t.payer_name
+         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[], $7::text[]) WITH ORDINALITY
+              AS t(payer_type, payer_id, number, amount, payer_name, ord)
         ORDER BY t.ord
        RETURNING ${DEMAND_SPLIT_COLUMNS}`;
 
@@ -116,6 +117,7 @@ export const insertDemandSplitsParams = (p: {
     demandSplitNumber: string;
     /** Numeric text, two decimals. */
     amount: string;
+    payerName: string | null;
   }[];
 }): unknown[] => [
   p.tenantId,
@@ -124,6 +126,7 @@ export const insertDemandSplitsParams = (p: {
   p.splits.map((s) => s.payerId),
   p.splits.map((s) => s.demandSplitNumber),
   p.splits.map((s) => s.amount),
+  p.splits.map((s) => s.payerName),
 ];
 
 export const DEMAND_BY_ID_SQL = `SELECT ${DEMAND_COLUMNS} FROM demands WHERE tenant_id = $1 AND id = $2`;

@@ -10,6 +10,7 @@ import { DemandsService } from '@/demands/demands.service';
 import { DemandView } from '@/demands/dto/demand.view';
 import { LetterDocumentsService } from '@/documents/letter-documents.service';
 import { LetterAmount } from '@/documents/letter-pdf';
+import { printedUnit } from '@/documents/printed-names';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestService, payerFigures } from '@/interest/interest.service';
 import { ReceivablesService } from '@/receivables/receivables.service';
@@ -70,7 +71,7 @@ export class LettersService {
     if (query.payerId !== undefined) {
       const split = demand.splits.find((s) => s.payerId.toLowerCase() === query.payerId);
       if (!split) throw LETTER_PAYER_NOT_FOUND.error(query.payerId, demandId);
-      payer = { payerId: split.payerId, payerType: split.payerType };
+      payer = { payerId: split.payerId, payerType: split.payerType, payerName: split.payerName };
     }
     const booking = await this.bookings.findOne(tenant, demand.booking);
     const owed = await this.receivables.bookingDues(tenant, demand.booking, query.asOf);
@@ -85,6 +86,7 @@ export class LettersService {
           id: booking.id,
           bookingNumber: booking.bookingNumber,
           unit: booking.unit,
+          unitName: booking.unitName,
           buyerName: booking.buyerName,
           agreementValue:
             booking.agreementValue && new Decimal(String(booking.agreementValue.amount)).toFixed(2),
@@ -133,9 +135,9 @@ export class LettersService {
       currencySymbol: view.totalPayable.currencySymbol,
       letterDate: view.letterDate,
       payerType: view.payer?.payerType ?? null,
-      payerId: view.payer?.payerId ?? null,
+      payerName: view.payer?.payerName ?? null,
       bookingNumber: view.booking.bookingNumber,
-      unit: view.booking.unit,
+      unit: printedUnit({ unitId: view.booking.unit, unitName: view.booking.unitName }),
       buyerName: view.booking.buyerName,
       agreementValue: view.booking.agreementValue && amount(view.booking.agreementValue),
       demandNumber: view.demand.demandNumber,

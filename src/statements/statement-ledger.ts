@@ -1,4 +1,5 @@
 import { toPaise } from '@/common/money/paise';
+import { printedPayerName } from '@/documents/printed-names';
 import type { StatementDemandRow, StatementReceiptRow } from './statements.sql';
 
 /**
@@ -105,12 +106,6 @@ const MODES: Readonly<Record<string, string>> = {
   OTHER: 'Other',
 };
 
-const PAYERS: Readonly<Record<string, string>> = {
-  CO_BUYER: 'co-buyer',
-  BANK: 'bank (loan disbursement)',
-  OTHER: 'another payer',
-};
-
 /** The milestone or remarks of a demand. */
 export function demandParticulars(demand: StatementDemandRow): string {
   if (demand.remarks.trim() !== '') return demand.remarks;
@@ -122,8 +117,12 @@ export function demandParticulars(demand: StatementDemandRow): string {
 export function receiptParticulars(receipt: StatementReceiptRow, buyerName: string): string {
   if (receipt.mode === 'TDS') return `TDS deducted u/s 194-IA, 26QB ${receipt.ref}`;
   const mode = MODES[receipt.mode] ?? receipt.mode;
-  const payer = receipt.payerType === 'BUYER' ? buyerName : (PAYERS[receipt.payerType] ?? '');
-  return [mode, receipt.ref].filter((p) => p !== '').join(' ') + (payer ? ` from ${payer}` : '');
+  const payer = printedPayerName({
+    payerName: receipt.payerName,
+    payerType: receipt.payerType,
+    buyerName,
+  });
+  return [mode, receipt.ref].filter((p) => p !== '').join(' ') + ` from ${payer}`;
 }
 
 /** Cancelled or bounced, and why. */

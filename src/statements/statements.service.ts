@@ -8,6 +8,7 @@ import { paiseText } from '@/common/money/paise';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { StatementDocumentsService } from '@/documents/statement-documents.service';
+import { printedPayerName, printedUnit } from '@/documents/printed-names';
 import { SpreadsheetsService } from '@/exports/spreadsheets.service';
 import type { XlsxSheet } from '@/exports/xlsx-sheet';
 import { TenantsService } from '@/http/tenancy/tenants.service';
@@ -98,7 +99,7 @@ export class StatementsService {
     if (query.format === 'json') return view;
     const name = `statement-${row.booking_number.replace(/[^A-Za-z0-9._-]+/g, '-')}-${query.asOf.replace(/-/g, '')}`;
     if (query.format === 'pdf') {
-      const pdf = await this.pdf(view, query, tenant);
+      const pdf = await this.pdf(view, row, tenant);
       return new StreamableFile(pdf, {
         type: 'application/pdf',
         disposition: `inline; filename="${name}.pdf"`,
@@ -128,7 +129,7 @@ export class StatementsService {
     });
   }
 
-  private async pdf(view: StatementView, query: StatementQuery, tenant: TenantContext) {
+  private async pdf(view: StatementView, row: StatementRow, tenant: TenantContext) {
     const record = await this.tenants.findActiveByKey(tenant.tenantKey);
     const t = view.totals;
     // Rendered inside the request's transaction, after its last read: CPU work only, no lock.
@@ -137,9 +138,9 @@ export class StatementsService {
       locale: tenant.locale,
       currencySymbol: view.closingBalance.currencySymbol,
       bookingNumber: view.booking.bookingNumber,
-      unit: view.booking.unit,
+      unit: printedUnit({ unitId: row.unit_id, unitName: row.unit_name }),
       buyerName: view.booking.buyerName,
-      payer: query.payerId ?? null,
+      payer: row.payer && printedPayerName({ ...row.payer, buyerName: row.buyer_name }),
       from: view.from,
       to: view.to,
       asOf: view.asOf,

@@ -18,7 +18,7 @@
  * the receipts by receipts_booking_idx. Money is numeric text and dates `YYYY-MM-DD` in the JSON,
  * never floats.
  */
-export const STATEMENT_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.buyer_name,
+export const STATEMENT_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.unit_name, b.buyer_name,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', d.id, 'number', d.demand_number, 'type', d.demand_type,
                  'date', d.demand_date, 'dueDate', d.due_date, 'amount', x.amount::text,
@@ -36,13 +36,20 @@ export const STATEMENT_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.buyer_
        (SELECT coalesce(json_agg(json_build_object(
                  'id', r.id, 'number', r.receipt_number, 'date', r.received_date,
                  'dueDate', d.due_date, 'amount', r.amount::text, 'mode', r.payment_mode,
-                 'ref', r.transaction_ref, 'payerType', r.payer_type, 'status', r.status,
+                 'ref', r.transaction_ref, 'payerType', r.payer_type, 'payerName', s.payer_name,
+                 'status', r.status,
                  'statusChangedOn', r.status_changed_on, 'statusReason', r.status_reason)), '[]'::json)
           FROM receipts r
           JOIN demand_splits s ON s.tenant_id = $1 AND s.id = r.demand_split_id
           JOIN demands d ON d.tenant_id = $1 AND d.id = r.demand_id
          WHERE r.tenant_id = $1 AND r.booking_id = $2 AND r.received_date <= $5::date
-           AND ($3::uuid IS NULL OR s.payer_id = $3::uuid)) AS receipts
+           AND ($3::uuid IS NULL OR s.payer_id = $3::uuid)) AS receipts,
+       (SELECT json_build_object('payerType', s.payer_type, 'payerName', s.payer_name)
+          FROM demands d
+          JOIN demand_splits s ON s.tenant_id = $1 AND s.demand_id = d.id
+         WHERE d.tenant_id = $1 AND d.booking_id = $2 AND s.payer_id = $3::uuid
+         ORDER BY s.payer_name IS NULL, s.created_at DESC
+         LIMIT 1) AS payer
   FROM bookings b
  WHERE b.tenant_id = $1 AND b.id = $2`;
 
@@ -76,6 +83,7 @@ export interface StatementReceiptRow {
   mode: string;
   ref: string;
   payerType: string;
+  payerName: string | null;
   status: string;
   /** When it left ACTIVE (a bounce's bouncedOn); null while ACTIVE. */
   statusChangedOn: string | null;
@@ -86,9 +94,12 @@ export interface StatementRow {
   id: string;
   booking_number: string;
   unit_id: string;
+  unit_name: string | null;
   buyer_name: string;
   demands: StatementDemandRow[];
   receipts: StatementReceiptRow[];
+  /** With payerId: that payer's type and name (a named split first); else null. */
+  payer: { payerType: string; payerName: string | null } | null;
 }
 
 export const statementParams = (p: {

@@ -1435,6 +1435,11 @@ export interface components {
              */
             unit: string;
             /**
+             * @description The unit's name as printed on receipts, statements and letters (e.g. Tower B – 1203); 1 to 100 characters, or null (documents then print the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName?: string | null;
+            /**
              * @description The buyer's name as printed on demands and receipts; 1 to 200 characters.
              * @example Ananya Iyer
              */
@@ -1447,7 +1452,7 @@ export interface components {
             buyerId?: string | null;
             /**
              * Format: date
-             * @description Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number.
+             * @description Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             bookingDate: string;
@@ -1475,6 +1480,11 @@ export interface components {
              * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
              */
             unit: string;
+            /**
+             * @description The unit's name as printed on documents and letters, or null (they print the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName: string | null;
             /**
              * @description The buyer's name.
              * @example Ananya Iyer
@@ -1527,7 +1537,7 @@ export interface components {
              */
             type: string;
             /**
-             * @description Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).
+             * @description Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName, unitName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).
              * @example buyerName
              */
             field: string;
@@ -1595,6 +1605,11 @@ export interface components {
              */
             payerId: string;
             /**
+             * @description The payer's name as printed on receipts, statements and letters (e.g. the lending bank's); 1 to 200 characters, or null (a BUYER's then prints as the booking's buyerName, any other as its payer type's label).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName?: string | null;
+            /**
              * @description This payer's share: a number > 0 with at most two decimals (at most 9999999999999.99).
              * @example 150000.5
              */
@@ -1626,13 +1641,13 @@ export interface components {
             totalAmount: number;
             /**
              * Format: date
-             * @description Date by which it is due (YYYY-MM-DD).
+             * @description Date by which it is due (YYYY-MM-DD); not before demandDate (else 400 VALIDATION_FAILED).
              * @example 2026-12-15
              */
             dueDate: string;
             /**
              * Format: date
-             * @description Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers.
+             * @description Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers. Not before the booking's bookingDate (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             demandDate?: string;
@@ -1644,7 +1659,7 @@ export interface components {
             /** @description 1 to 20 splits, one per payer share; their amounts must add up to totalAmount exactly (else 422 DEMAND_SPLITS_MISMATCH). */
             splits: components["schemas"]["DemandSplitRequest"][];
         };
-        DemandSplitMetaView: {
+        DemandSplitView: {
             /**
              * Format: uuid
              * @description Demand split identifier.
@@ -1686,6 +1701,11 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
+            /**
+             * @description The payer's name as given, or null (documents then print a BUYER's as the booking's buyerName, any other as its payer type's label).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName: string | null;
         };
         DemandView: {
             /**
@@ -1764,7 +1784,7 @@ export interface components {
              */
             interestThrough: string | null;
             /** @description One split per payer, in the order they were sent. */
-            splits: components["schemas"]["DemandSplitMetaView"][];
+            splits: components["schemas"]["DemandSplitView"][];
         };
         DemandSearchFilterDto: {
             /**
@@ -1857,10 +1877,53 @@ export interface components {
             transactionRef: string;
             /**
              * Format: date
-             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year.
+             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             receivedDate: string;
+        };
+        DemandSplitMetaView: {
+            /**
+             * Format: uuid
+             * @description Demand split identifier.
+             * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The demand this split belongs to.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * @description Who pays this part.
+             * @example BUYER
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * Format: uuid
+             * @description Identifier of the payer (buyer, co-buyer, bank...) in the client system.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description Human-readable number from the tenant configuration.
+             * @example DSP/26-27/00012
+             */
+            demandSplitNumber: string;
+            /** @description Amount this payer owes. */
+            amount: components["schemas"]["MoneyView"];
+            /** @description Sum of the active receipts against this split. */
+            paidAmount: components["schemas"]["MoneyView"];
+            /** @description amount - paidAmount. */
+            pendingAmount: components["schemas"]["MoneyView"];
+            /**
+             * @description PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.
+             * @example PAID
+             * @enum {string}
+             */
+            status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
         };
         DemandMetaView: {
             /**
@@ -2277,7 +2340,7 @@ export interface components {
             transactionRef: string;
             /**
              * Format: date
-             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment.
+             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             receivedDate: string;
@@ -3066,7 +3129,7 @@ export interface components {
             asOf: string;
             /**
              * Format: date
-             * @description When the interest demand is due (YYYY-MM-DD).
+             * @description When the interest demand is due (YYYY-MM-DD); not before today in the tenant's zone (else 400 VALIDATION_FAILED).
              * @example 2026-12-15
              */
             dueDate: string;
@@ -3710,6 +3773,11 @@ export interface components {
              */
             unit: string;
             /**
+             * @description The unit's name, or null (the letter then prints the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName: string | null;
+            /**
              * @description The buyer's name.
              * @example Ananya Iyer
              */
@@ -3742,7 +3810,8 @@ export interface components {
              * @description The payer the letter is addressed to; null: every payer of the demand.
              * @example {
              *       "payerId": "0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a",
-             *       "payerType": "BUYER"
+             *       "payerType": "BUYER",
+             *       "payerName": "Ananya Iyer"
              *     }
              */
             payer: components["schemas"]["LetterPayerView"] | (never | null);
@@ -3788,6 +3857,11 @@ export interface components {
              * @enum {string}
              */
             payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * @description The payer's name as printed: the split's payerName, else a BUYER's is the booking's buyerName and any other its type's label (Co-buyer, Home-loan bank, Other).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName: string;
         };
         LetterPayToView: {
             /**
