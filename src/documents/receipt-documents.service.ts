@@ -58,6 +58,7 @@ export class ReceiptDocumentsService {
     const pdf = await renderReceiptPdf({
       receipt,
       names: {
+        bookingNumber: names.bookingNumber,
         unitName: names.unitName,
         buyerName: names.buyerName,
         payerName: names.payerName,

@@ -40,7 +40,12 @@ function receiptOf(overrides: Partial<ReceiptView> = {}): ReceiptView {
   };
 }
 
-const NAMES = { unitName: null, buyerName: 'Ananya Iyer', payerName: null };
+const NAMES = {
+  bookingNumber: 'BKG/26-27/00031',
+  unitName: null,
+  buyerName: 'Ananya Iyer',
+  payerName: null,
+};
 
 const input = (overrides: Partial<ReceiptDocumentInput> = {}): ReceiptDocumentInput => ({
   receipt: receiptOf(),

@@ -10,10 +10,11 @@ import { displayDate, startPdf } from './pdf-toolkit';
 import { printedPayerName, printedUnit } from './printed-names';
 
 /** Bump when the layout changes: it is part of the document's ETag. */
-export const RECEIPT_LAYOUT_VERSION = 3;
+export const RECEIPT_LAYOUT_VERSION = 4;
 
 /** The names a receipt is printed with, beyond its view. */
 export interface ReceiptNames {
+  bookingNumber: string;
   unitName: string | null;
   /** The booking's buyer. */
   buyerName: string;
@@ -116,6 +117,7 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
     ['Received on', displayDate(receipt.receivedDate, locale)],
     ['Received from', payerLine(receipt, names)],
     ['Unit', printedUnit({ unitId: receipt.demandMeta.unit, unitName: names.unitName })],
+    ['Booking', names.bookingNumber],
     ['Demand', `${receipt.demandMeta.demandNumber} (${receipt.demandMeta.demandType})`],
     ['Payment mode', PAYMENT_MODES[receipt.paymentMode] ?? receipt.paymentMode],
     [
