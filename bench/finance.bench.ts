@@ -525,6 +525,12 @@ async function main(): Promise<void> {
         await timed(() =>
           renderReceiptPdf({
             receipt: r,
+            names: {
+              bookingNumber: 'BKG/26-27/00001',
+              unitName: null,
+              buyerName: r.demandMeta.buyerName,
+              payerName: null,
+            },
             tenantName: 'Bench Realty 0',
             locale: 'en-IN',
             issuedAt: new Date(0),

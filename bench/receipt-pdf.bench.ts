@@ -45,6 +45,12 @@ const receipt = {
 async function main(): Promise<void> {
   const input = {
     receipt,
+    names: {
+      bookingNumber: 'BKG/26-27/00031',
+      unitName: 'Tower B – 1203',
+      buyerName: 'Ananya Iyer',
+      payerName: null,
+    },
     tenantName: 'Shree Ganesh Realty Private Limited',
     locale: 'en-IN',
     issuedAt: new Date('2026-11-22T10:15:00.000Z'),

@@ -23,7 +23,7 @@ interface Letter {
     buyerName: string;
     agreementValue: Money | null;
   };
-  payer: { payerId: string; payerType: string } | null;
+  payer: { payerId: string; payerType: string; payerName: string } | null;
   thisDemand: Money;
   previousDues: Money;
   interestDue: Money;
@@ -281,7 +281,11 @@ describe('letters and reminders', () => {
 
       // One payer: its split, its overdue on other demands, its interest.
       const mine = await letter(key, current.id, `&asOf=${asOf}&payerId=${buyer}`);
-      expect(mine.payer).toEqual({ payerId: buyer, payerType: 'BUYER' });
+      expect(mine.payer).toEqual({
+        payerId: buyer,
+        payerType: 'BUYER',
+        payerName: mine.booking.buyerName,
+      });
       expect(mine.thisDemand.amount).toBe(300000);
       expect(mine.previousDues.amount).toBe(750000.5);
       expect(mine.interestDue).toEqual(interest.payers.find((p) => p.payerId === buyer)!.due);

@@ -66,6 +66,16 @@ describe('GET /receipts/{id}/document', () => {
     expect(bankText).toContain('Rupees Twelve Thousand Five Hundred Only');
   });
 
+  it('prints the booking number', async () => {
+    const receipt = await recordReceipt(t, tenant.key, { amount: 750 });
+    const booking = await request(t.server).get(`/bookings/${receipt.booking}`).set(as(tenant.key));
+    expect(booking.status).toBe(200);
+    const text = await textOf(
+      (await documentOf(tenant.key, `/receipts/${receipt.id}/document`)).body as Buffer,
+    );
+    expect(text).toContain(booking.body.bookingNumber);
+  });
+
   it('says CANCELLED or BOUNCED prominently, with the reason, and the ETag changes', async () => {
     const cheque = await recordReceipt(t, tenant.key, { paymentMode: 'CHEQUE', amount: 500 });
     const before = await documentOf(tenant.key, `/receipts/${cheque.id}/document`);

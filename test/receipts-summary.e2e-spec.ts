@@ -92,8 +92,8 @@ describe('POST /receipts/summary', () => {
       [manual.splits[0].id, 1000.1, 'NEFT', '2026-10-31'],
       [manual.splits[0].id, 2500.25, 'CHEQUE', '2026-11-01'],
       [manual.splits[0].id, 99.99, 'UPI', '2026-11-15'],
-      [manual.splits[1].id, 150000.5, 'NEFT', '2026-11-30'],
-      [manual.splits[1].id, 0.01, 'CASH', '2026-12-01'],
+      [manual.splits[1].id, 150000.5, 'NEFT', '2026-11-27'],
+      [manual.splits[1].id, 0.01, 'CASH', '2025-12-01'],
       [milestone.splits[0].id, 12345.67, 'CHEQUE', '2026-11-20'],
       [milestone.splits[0].id, 7.5, 'NEFT', '2026-09-02'],
     ];
@@ -173,7 +173,7 @@ describe('POST /receipts/summary', () => {
 
   it('groups by month with YYYY-MM keys and exact amounts', async () => {
     const byMonth = await summary(tenant.key, FILTERS.active, 'receivedMonth');
-    expect(byMonth.groups.map((g) => g.key)).toEqual(['2026-09', '2026-10', '2026-11', '2026-12']);
+    expect(byMonth.groups.map((g) => g.key)).toEqual(['2025-12', '2026-09', '2026-10', '2026-11']);
     const november = byMonth.groups.find((g) => g.key === '2026-11');
     // 99.99 + 150000.50 + 12345.67 (the cheque of 2500.25 was cancelled)
     expect(november).toMatchObject({ count: 3, amount: { amount: 162446.16 } });
@@ -250,7 +250,7 @@ describe('POST /receipts/summary', () => {
       demandSplit: demand.splits[0].id,
       amount: 4321.09,
       paymentMode: 'NEFT',
-      receivedDate: '2027-01-15',
+      receivedDate: '2026-08-15',
     });
     await fresh();
     // A status change: the status groups and the ACTIVE filter, recounted.
@@ -261,7 +261,7 @@ describe('POST /receipts/summary', () => {
       demandSplit: demand.splits[1].id,
       amount: 200000,
       paymentMode: 'CHEQUE',
-      receivedDate: '2027-01-16',
+      receivedDate: '2026-08-16',
     });
     await fresh();
   });

@@ -445,7 +445,7 @@ describe('GET /bookings/{id}/statement', () => {
         ['RECEIPT', '2026-05-10', null, 10_000, 90_500],
         ['RECEIPT', '2026-05-11', null, 40_000, 50_500],
       ]);
-      expect(whole.entries[3].particulars).toMatch(/^RTGS UTR\d+ from bank \(loan disbursement\)$/);
+      expect(whole.entries[3].particulars).toMatch(/^RTGS UTR\d+ from Home-loan bank$/);
 
       const mine = await statement(key, demand.booking, `asOf=2026-06-30&payerId=${buyer}`);
       expect(lines(mine)).toEqual([

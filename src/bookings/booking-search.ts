@@ -21,6 +21,7 @@ export const BOOKING_SEARCH = new SearchCatalogue(
   [
     field('id', 'uuid', 'booking', 'id'),
     field('unit', 'uuid', 'booking', 'unit_id'),
+    field('unitName', 'text', 'booking', 'unit_name', { nullable: true }),
     field('buyerId', 'uuid', 'booking', 'buyer_id', { nullable: true }),
     field('bookingNumber', 'text', 'booking', 'booking_number'),
     field('buyerName', 'text', 'booking', 'buyer_name'),

@@ -12,7 +12,8 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 
 /**
  * Mirrors migrations/1763776800000-InitialSchema.ts, 1764500000000-StatusChanges.ts and
- * 1764600000000-DemandBookingSearch.ts and 1765530000000-Letters.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ * 1764600000000-DemandBookingSearch.ts, 1765530000000-Letters.ts and
+ * 1765580000000-NamesOnPaper.ts; test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('bookings')
 @Unique('bookings_tenant_id_booking_number_key', ['tenantId', 'bookingNumber'])
@@ -37,6 +38,10 @@ export class Booking {
 
   @Column({ name: 'unit_id', type: 'uuid' })
   unitId: string;
+
+  /** The unit's name as printed ("Tower B – 1203"); null: documents print unit_id. */
+  @Column({ name: 'unit_name', type: 'text', nullable: true })
+  unitName: string | null;
 
   @Column({ name: 'buyer_name', type: 'text' })
   buyerName: string;

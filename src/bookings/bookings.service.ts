@@ -3,7 +3,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
+import { AppError } from '@/common/app-error';
 import { parseLocalDate } from '@/common/dates/local-date';
+import { Clock } from '@/platform/clock/clock';
+import { pastDateProblems } from '@/common/dates/plausible-dates';
 import { decimalFromJson } from '@/common/field-validators';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
@@ -27,11 +30,14 @@ import { CreateBookingRequest } from './dto/create-booking.request';
 export class BookingsService {
   constructor(
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
+    private readonly clock: Clock,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
   ) {}
 
   async create(tenant: TenantContext, body: CreateBookingRequest): Promise<BookingView> {
+    const problems = pastDateProblems('bookingDate', body.bookingDate, this.clock.today(tenant));
+    if (problems.length > 0) throw AppError.validation(problems);
     const bookingNumber = await this.numbering.allocate(tenant, 'booking', {
       date: parseLocalDate(body.bookingDate),
     });
@@ -41,6 +47,7 @@ export class BookingsService {
         tenantId: tenant.tenantId,
         bookingNumber,
         unitId: body.unit,
+        unitName: body.unitName ?? null,
         buyerName: body.buyerName,
         buyerId: body.buyerId ?? null,
         bookingDate: body.bookingDate,

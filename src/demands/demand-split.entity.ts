@@ -13,7 +13,8 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 import { Demand } from './demand.entity';
 
 /**
- * Mirrors migrations/1763776800000-InitialSchema.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ * Mirrors migrations/1763776800000-InitialSchema.ts and 1765580000000-NamesOnPaper.ts;
+ * test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('demand_splits')
 @Unique('demand_splits_tenant_id_demand_split_number_key', ['tenantId', 'demandSplitNumber'])
@@ -43,6 +44,10 @@ export class DemandSplit {
 
   @Column({ name: 'payer_id', type: 'uuid' })
   payerId: string;
+
+  /** The payer's name as printed; null: the buyer's name or the payer type's label. */
+  @Column({ name: 'payer_name', type: 'text', nullable: true })
+  payerName: string | null;
 
   @Column({ name: 'demand_split_number', type: 'text' })
   demandSplitNumber: string;

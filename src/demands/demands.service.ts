@@ -7,7 +7,9 @@ import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
+import { AppError } from '@/common/app-error';
 import { parseLocalDate } from '@/common/dates/local-date';
+import { demandDateProblems } from '@/common/dates/plausible-dates';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
@@ -47,13 +49,18 @@ export class DemandsService {
 
   /**
    * POST /demands; also raises the demands of other features (a bounce's charges, interest on
-   * late payment with its `interestThrough`).
+   * late payment with its `interestThrough`). `dueBeforeDemandDate`: a bounce's charges fall
+   * due on the bounce day, which is usually already past when they are raised.
    */
   async create(
     tenant: TenantContext,
     body: CreateDemandRequest,
-    options: { interestThrough?: string } = {},
+    options: { interestThrough?: string; dueBeforeDemandDate?: boolean } = {},
   ): Promise<DemandView> {
+    const demandDate = body.demandDate ?? this.clock.today(tenant);
+    const dueDate = options.dueBeforeDemandDate ? demandDate : body.dueDate;
+    const dateProblems = demandDateProblems({ dueDate, demandDate });
+    if (dateProblems.length > 0) throw AppError.validation(dateProblems);
     const total = decimalFromJson(body.totalAmount);
     const amounts = body.splits.map((s) => decimalFromJson(s.amount));
     const sum = amounts.reduce((a, b) => a.plus(b), new Decimal(0));
@@ -79,8 +86,13 @@ export class DemandsService {
     );
     if (!booking) throw BOOKING_NOT_FOUND.error(body.booking);
     if (booking.status !== 'ACTIVE') throw BOOKING_CANCELLED.error(body.booking);
+    const bookingProblems = demandDateProblems({
+      dueDate,
+      demandDate,
+      bookingDate: booking.booking_date,
+    });
+    if (bookingProblems.length > 0) throw AppError.validation(bookingProblems);
 
-    const demandDate = body.demandDate ?? this.clock.today(tenant);
     const date = parseLocalDate(demandDate);
     const demandNumber = await this.numbering.allocate(tenant, 'demand', {
       date,
@@ -121,6 +133,7 @@ export class DemandsService {
           payerId: s.payerId,
           demandSplitNumber: numbers[i],
           amount: amounts[i].toFixed(2),
+          payerName: s.payerName ?? null,
         })),
       }),
     );

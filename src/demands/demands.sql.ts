@@ -30,13 +30,14 @@ export interface DemandSplitRow {
   demand_id: string;
   payer_type: string;
   payer_id: string;
+  payer_name: string | null;
   demand_split_number: string;
   amount: string;
   paid_amount: string;
   status: string;
 }
 
-export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, demand_split_number,
+export const DEMAND_SPLIT_COLUMNS = `id, demand_id, payer_type, payer_id, payer_name, demand_split_number,
   amount::text AS amount, paid_amount::text AS paid_amount, status`;
 
 /** What a new demand copies from its booking, and whether the booking is still active. */
@@ -44,6 +45,7 @@ export interface BookingForDemandRow {
   booking_number: string;
   unit_id: string;
   buyer_name: string;
+  booking_date: string;
   status: string;
 }
 
@@ -51,7 +53,7 @@ export interface BookingForDemandRow {
  * The booking a new demand is raised on. FOR SHARE: a booking being cancelled waits for this
  * demand, or this waits and sees it cancelled.
  */
-export const BOOKING_FOR_DEMAND_SQL = `SELECT booking_number, unit_id, buyer_name, status FROM bookings
+export const BOOKING_FOR_DEMAND_SQL = `SELECT booking_number, unit_id, buyer_name, booking_date::text AS booking_date, status FROM bookings
         WHERE tenant_id = $1 AND id = $2 FOR SHARE`;
 
 export const bookingForDemandParams = (p: { tenantId: string; bookingId: string }): unknown[] => [
@@ -99,10 +101,10 @@ export const insertDemandParams = (p: {
 
 /** All splits of a new demand in one statement; WITH ORDINALITY keeps the order they were sent in. */
 export const INSERT_DEMAND_SPLITS_SQL = `INSERT INTO demand_splits (tenant_id, demand_id, payer_type, payer_id, demand_split_number,
-                                  amount, paid_amount, status)
-       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING'
-         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[]) WITH ORDINALITY
-              AS t(payer_type, payer_id, number, amount, ord)
+                                  amount, paid_amount, status, payer_name)
+       SELECT $1, $2, t.payer_type, t.payer_id, t.number, t.amount, 0, 'PENDING', t.payer_name
+         FROM unnest($3::text[], $4::uuid[], $5::text[], $6::numeric[], $7::text[]) WITH ORDINALITY
+              AS t(payer_type, payer_id, number, amount, payer_name, ord)
         ORDER BY t.ord
        RETURNING ${DEMAND_SPLIT_COLUMNS}`;
 
@@ -115,6 +117,7 @@ export const insertDemandSplitsParams = (p: {
     demandSplitNumber: string;
     /** Numeric text, two decimals. */
     amount: string;
+    payerName: string | null;
   }[];
 }): unknown[] => [
   p.tenantId,
@@ -123,6 +126,7 @@ export const insertDemandSplitsParams = (p: {
   p.splits.map((s) => s.payerId),
   p.splits.map((s) => s.demandSplitNumber),
   p.splits.map((s) => s.amount),
+  p.splits.map((s) => s.payerName),
 ];
 
 export const DEMAND_BY_ID_SQL = `SELECT ${DEMAND_COLUMNS} FROM demands WHERE tenant_id = $1 AND id = $2`;

@@ -25,8 +25,10 @@ export interface LetterDocumentInput {
   letterDate: string;
   /** BANK: the letter is a request for disbursement to the lending bank. */
   payerType: string | null;
-  payerId: string | null;
+  /** The payer as printed (printed-names.ts); null: the letter covers every payer. */
+  payerName: string | null;
   bookingNumber: string;
+  /** The unit as printed: its name, or its id when it has none. */
   unit: string;
   buyerName: string;
   agreementValue: LetterAmount | null;
@@ -111,11 +113,12 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
     });
   let y = doc.y + 10;
 
+  const payerName = input.payerName ?? input.buyerName;
   const addressee = bank
-    ? `To the lending bank of ${input.buyerName}`
+    ? `To ${payerName}, lending bank of ${input.buyerName}`
     : input.payerType === null || input.payerType === 'BUYER'
-      ? `To ${input.buyerName}`
-      : `To the ${input.payerType === 'CO_BUYER' ? 'co-buyer' : 'payer'} on behalf of ${input.buyerName}`;
+      ? `To ${payerName}`
+      : `To ${payerName}, on behalf of ${input.buyerName}`;
   doc.font('bold').fontSize(11).fillColor('black').text(addressee, left, y, { width });
   y = doc.y + 8;
 
@@ -126,7 +129,7 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
     ...(input.agreementValue
       ? [['Agreement value', money(input.agreementValue)] as [string, string]]
       : []),
-    ...(input.payerId !== null ? [['Payer', input.payerId] as [string, string]] : []),
+    ...(input.payerName !== null ? [['Payer', input.payerName] as [string, string]] : []),
     ['Demand', `${input.demandNumber} (${input.demandType})`],
     input.remarks !== '' || input.milestone === null
       ? ['Particulars', input.remarks === '' ? '—' : input.remarks]

@@ -20,7 +20,7 @@ const DOWNLOAD_VALUES: Readonly<Record<string, boolean>> = {
 
 /**
  * GET /receipts/{id}/document: the printed receipt. The ETag is a hash of everything printed
- * (the receipt as GET returns it, the tenant's name and locale, the layout version), so it is
+ * (the receipt as GET returns it, the names it prints, the tenant's name and locale, the layout version), so it is
  * known before rendering: a matching If-None-Match is answered 304 without drawing a page, and
  * a receipt that is later cancelled or bounced gets a new ETag. `private, no-cache`: a browser
  * may keep the file but must revalidate, because a receipt's status can change.
@@ -40,10 +40,10 @@ export class ReceiptDocumentsService {
     res: Response,
   ): Promise<StreamableFile | undefined> {
     const download = parseDownload(query.download);
-    const { receipt, createdAt: issuedAt } = await this.receipts.findPrintable(tenant, id);
+    const { receipt, createdAt: issuedAt, names } = await this.receipts.findPrintable(tenant, id);
     const record = await this.tenants.findActiveByKey(tenant.tenantKey);
     const tenantName = record?.name ?? tenant.tenantKey;
-    const etag = etagOf([RECEIPT_LAYOUT_VERSION, receipt, tenantName, tenant.locale], 32);
+    const etag = etagOf([RECEIPT_LAYOUT_VERSION, receipt, names, tenantName, tenant.locale], 32);
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, no-cache');
     if (ifNoneMatchHits(ifNoneMatch, etag)) {
@@ -52,7 +52,18 @@ export class ReceiptDocumentsService {
     }
     // Rendered inside the request's transaction, after its last read: the render is synchronous
     // CPU work (~5 ms), so the connection is held that much longer but no lock or statement is.
-    const pdf = await renderReceiptPdf({ receipt, tenantName, locale: tenant.locale, issuedAt });
+    const pdf = await renderReceiptPdf({
+      receipt,
+      names: {
+        bookingNumber: names.bookingNumber,
+        unitName: names.unitName,
+        buyerName: names.buyerName,
+        payerName: names.payerName,
+      },
+      tenantName,
+      locale: tenant.locale,
+      issuedAt,
+    });
     const filename = `receipt-${receipt.receiptNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     return new StreamableFile(pdf, {
       type: 'application/pdf',

@@ -40,8 +40,16 @@ function receiptOf(overrides: Partial<ReceiptView> = {}): ReceiptView {
   };
 }
 
+const NAMES = {
+  bookingNumber: 'BKG/26-27/00031',
+  unitName: null,
+  buyerName: 'Ananya Iyer',
+  payerName: null,
+};
+
 const input = (overrides: Partial<ReceiptDocumentInput> = {}): ReceiptDocumentInput => ({
   receipt: receiptOf(),
+  names: NAMES,
   tenantName: 'Acme Homes',
   locale: 'en-IN',
   issuedAt: new Date('2026-11-22T10:15:00.000Z'),
@@ -145,13 +153,16 @@ describe(renderReceiptPdf.name, () => {
     expect(Math.max(...boxes.map((b) => b.y1))).toBeLessThan(841.89 - 56);
   });
 
-  it('prints a BANK or co-buyer payer on behalf of the buyer', () => {
-    expect(payerLine(receiptOf())).toBe('Ananya Iyer');
-    expect(payerLine(receiptOf({ payerType: 'BANK' }))).toBe(
-      'Bank (loan disbursement) on behalf of Ananya Iyer',
+  it('prints a BANK or co-buyer payer on behalf of the buyer, by name when it has one', () => {
+    expect(payerLine(receiptOf(), NAMES)).toBe('Ananya Iyer');
+    expect(payerLine(receiptOf({ payerType: 'BANK' }), NAMES)).toBe(
+      'Home-loan bank on behalf of Ananya Iyer',
     );
-    expect(payerLine(receiptOf({ payerType: 'CO_BUYER' }))).toBe(
+    expect(payerLine(receiptOf({ payerType: 'CO_BUYER' }), NAMES)).toBe(
       'Co-buyer on behalf of Ananya Iyer',
+    );
+    expect(payerLine(receiptOf({ payerType: 'BANK' }), { ...NAMES, payerName: 'HDFC Bank' })).toBe(
+      'HDFC Bank on behalf of Ananya Iyer',
     );
   });
 });

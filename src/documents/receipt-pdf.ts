@@ -7,12 +7,24 @@ import { paymentModeLabel } from '@/common/domain/payment-modes';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
 import { amountInWords } from './amount-in-words';
 import { displayDate, startPdf } from './pdf-toolkit';
+import { printedPayerName, printedUnit } from '@/common/domain/printed-names';
 
 /** Bump when the layout changes: it is part of the document's ETag. */
-export const RECEIPT_LAYOUT_VERSION = 2;
+export const RECEIPT_LAYOUT_VERSION = 4;
+
+/** The names a receipt is printed with, beyond its view. */
+export interface ReceiptNames {
+  bookingNumber: string;
+  unitName: string | null;
+  /** The booking's buyer. */
+  buyerName: string;
+  /** The split's payer name, if given. */
+  payerName: string | null;
+}
 
 export interface ReceiptDocumentInput {
   receipt: ReceiptView;
+  names: ReceiptNames;
   tenantName: string;
   locale: string;
   /** When the receipt was created: the document's date, so renders are byte-identical. */
@@ -20,23 +32,18 @@ export interface ReceiptDocumentInput {
 }
 
 /** Who paid, as a buyer reads it: the buyer, or the bank or co-buyer paying on their behalf. */
-export function payerLine(receipt: ReceiptView): string {
-  const buyer = receipt.demandMeta.buyerName;
-  switch (receipt.payerType) {
-    case 'BANK':
-      return `Bank (loan disbursement) on behalf of ${buyer}`;
-    case 'CO_BUYER':
-      return `Co-buyer on behalf of ${buyer}`;
-    case 'OTHER':
-      return `Another payer on behalf of ${buyer}`;
-    default:
-      return buyer;
-  }
+export function payerLine(receipt: ReceiptView, names: ReceiptNames): string {
+  const payer = printedPayerName({
+    payerName: names.payerName,
+    payerType: receipt.payerType,
+    buyerName: names.buyerName,
+  });
+  return receipt.payerType === 'BUYER' ? payer : `${payer} on behalf of ${names.buyerName}`;
 }
 
 /** Renders the receipt; resolves with the PDF's bytes. */
 export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
-  const { receipt, tenantName, locale } = input;
+  const { receipt, names, tenantName, locale } = input;
   const { doc, done } = startPdf({
     title: `Receipt ${receipt.receiptNumber}`,
     author: tenantName,
@@ -93,8 +100,9 @@ export function renderReceiptPdf(input: ReceiptDocumentInput): Promise<Buffer> {
   const rows: Array<[string, string]> = [
     ['Receipt number', receipt.receiptNumber],
     ['Received on', displayDate(receipt.receivedDate, locale)],
-    ['Received from', payerLine(receipt)],
-    ['Unit', receipt.demandMeta.unit],
+    ['Received from', payerLine(receipt, names)],
+    ['Unit', printedUnit({ unitId: receipt.demandMeta.unit, unitName: names.unitName })],
+    ['Booking', names.bookingNumber],
     ['Demand', `${receipt.demandMeta.demandNumber} (${receipt.demandMeta.demandType})`],
     ['Payment mode', paymentModeLabel(receipt.paymentMode)],
     [

@@ -4,6 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { FieldError } from '@/common/app-error';
 import { isValidLocalDate, localDateFields } from '@/common/dates/local-date';
+import { futureDueDateProblems } from '@/common/dates/plausible-dates';
 import { decimalFromJson } from '@/common/field-validators';
 import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
@@ -245,6 +246,8 @@ export class InterestService {
     if (body.asOf > now) {
       throw invalid([{ field: 'asOf', message: `must not be after today (${now})` }]);
     }
+    const dueProblems = futureDueDateProblems(body.dueDate, now);
+    if (dueProblems.length > 0) throw invalid(dueProblems);
     await this.lockBooking(tenant, bookingId, { refuseCancelled: true });
     const plan = planInterestDemand(
       await this.compute(tenant, bookingId, body.asOf, 'recorded'),

@@ -181,6 +181,7 @@ export function statementRecords(
       mode: r.mode,
       ref: r.ref,
       payerType: r.payerType,
+      payerName: r.payerName,
       status: r.status,
       statusChangedOn: r.statusChangedOn,
       statusReason: r.statusReason,

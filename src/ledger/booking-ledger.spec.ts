@@ -35,6 +35,7 @@ const receipt = (overrides: Partial<LedgerReceipt> = {}): LedgerReceipt => ({
   mode: 'NEFT',
   ref: 'UTR1',
   payerType: 'BUYER',
+  payerName: null,
   status: 'ACTIVE',
   statusChangedOn: null,
   statusReason: null,
@@ -212,8 +213,11 @@ describe(receiptParticulars.name, () => {
       'Cash from Ananya Iyer',
     );
     expect(receiptParticulars(receipt({ mode: 'RTGS', payerType: 'BANK' }), 'A')).toBe(
-      'RTGS UTR1 from bank (loan disbursement)',
+      'RTGS UTR1 from Home-loan bank',
     );
+    expect(
+      receiptParticulars(receipt({ mode: 'RTGS', payerType: 'BANK', payerName: 'HDFC Bank' }), 'A'),
+    ).toBe('RTGS UTR1 from HDFC Bank');
     expect(receiptParticulars(receipt({ mode: 'TDS', ref: 'AB1234567' }), 'A')).toBe(
       'TDS deducted u/s 194-IA, 26QB AB1234567',
     );

@@ -1,5 +1,6 @@
 import { toPaise } from '@/common/money/paise';
 import { paymentModeLabel } from '@/common/domain/payment-modes';
+import { printedPayerName } from '@/common/domain/printed-names';
 
 /**
  * The ledger of a booking as a statement of account shows it (docs/statement.md), pure: no
@@ -108,6 +109,8 @@ export interface LedgerReceipt {
   mode: string;
   ref: string;
   payerType: string;
+  /** The name given on its split; null when none was (printed-names.ts decides what to print). */
+  payerName: string | null;
   status: string;
   /** When it left ACTIVE (a bounce's bouncedOn); null while ACTIVE. */
   statusChangedOn: string | null;
@@ -128,12 +131,6 @@ export interface LedgerPeriod {
   asOf: string;
 }
 
-const PAYERS: Readonly<Record<string, string>> = {
-  CO_BUYER: 'co-buyer',
-  BANK: 'bank (loan disbursement)',
-  OTHER: 'another payer',
-};
-
 /** The milestone or remarks of a demand. */
 export function demandParticulars(demand: LedgerDemand): string {
   if (demand.remarks.trim() !== '') return demand.remarks;
@@ -145,8 +142,12 @@ export function demandParticulars(demand: LedgerDemand): string {
 export function receiptParticulars(receipt: LedgerReceipt, buyerName: string): string {
   if (receipt.mode === 'TDS') return `TDS deducted u/s 194-IA, 26QB ${receipt.ref}`;
   const mode = paymentModeLabel(receipt.mode);
-  const payer = receipt.payerType === 'BUYER' ? buyerName : (PAYERS[receipt.payerType] ?? '');
-  return [mode, receipt.ref].filter((p) => p !== '').join(' ') + (payer ? ` from ${payer}` : '');
+  const payer = printedPayerName({
+    payerName: receipt.payerName,
+    payerType: receipt.payerType,
+    buyerName,
+  });
+  return [mode, receipt.ref].filter((p) => p !== '').join(' ') + ` from ${payer}`;
 }
 
 /** Cancelled or bounced, and why. */

@@ -19,7 +19,7 @@
  * Reads demands by demands_booking_idx, splits by demand_splits_demand_idx and receipts by
  * receipts_booking_idx. Money is numeric text and dates `YYYY-MM-DD` in the JSON, never floats.
  */
-export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.buyer_name, b.status,
+export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.unit_name, b.buyer_name, b.status,
        b.agreement_value::text AS agreement_value,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', d.id, 'number', d.demand_number, 'type', d.demand_type,
@@ -31,7 +31,7 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.b
                  'splits', (SELECT coalesce(json_agg(json_build_object(
                                      'id', s.id, 'number', s.demand_split_number,
                                      'payerType', s.payer_type, 'payerId', s.payer_id,
-                                     'amount', s.amount::text,
+                                     'payerName', s.payer_name, 'amount', s.amount::text,
                                      'cancelled', s.status = 'CANCELLED')
                                    ORDER BY length(s.demand_split_number), s.demand_split_number),
                                    '[]'::json)
@@ -43,6 +43,7 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.b
        (SELECT coalesce(json_agg(json_build_object(
                  'id', r.id, 'number', r.receipt_number, 'split', r.demand_split_id,
                  'demand', r.demand_id, 'dueDate', d.due_date, 'payerId', s.payer_id,
+                 'payerName', s.payer_name,
                  'date', r.received_date, 'amount', r.amount::text,
                  'mode', r.payment_mode, 'ref', r.transaction_ref, 'payerType', r.payer_type,
                  'status', r.status, 'statusChangedOn', r.status_changed_on,
@@ -60,6 +61,8 @@ export interface LedgerSplitRow {
   number: string;
   payerType: string;
   payerId: string;
+  /** The payer's name as given on the split; null when none was. */
+  payerName: string | null;
   /** Numeric text. */
   amount: string;
   cancelled: boolean;
@@ -90,8 +93,9 @@ export interface LedgerReceiptRow {
   demand: string;
   /** Its demand's due date. */
   dueDate: string;
-  /** Its split's payer. */
+  /** Its split's payer, and its name as given on the split (null when none was). */
   payerId: string;
+  payerName: string | null;
   /** receivedDate. */
   date: string;
   /** Numeric text. */
@@ -109,6 +113,8 @@ export interface LedgerRecordsRow {
   id: string;
   booking_number: string;
   unit_id: string;
+  /** The unit's name as printed; null when the booking has none. */
+  unit_name: string | null;
   buyer_name: string;
   status: string;
   /** Numeric text; null when the booking has none. */

@@ -7,6 +7,7 @@ import Decimal from 'decimal.js';
 import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { DemandMetaView } from '@/demands/dto/demand.view';
+import { printedPayerName } from '@/common/domain/printed-names';
 import { LetterView } from './dto/letter.view';
 
 /** Agreements at or above this value (₹50 lakh) have the buyer deduct TDS u/s 194-IA. */
@@ -29,10 +30,13 @@ export interface LetterInput {
     id: string;
     bookingNumber: string;
     unit: string;
+    /** Undefined or null: the unit has no name. */
+    unitName?: string | null;
     buyerName: string;
     agreementValue: string | null;
   };
-  payer: { payerId: string; payerType: string } | null;
+  /** payerName: the split's, if it has one. */
+  payer: { payerId: string; payerType: string; payerName?: string | null } | null;
   /** Every split of the booking that owes at asOf (payer filtering happens here). */
   owed: readonly OwedSplit[];
   /** Interest due at asOf: of the payer, or of the booking when payer is null. */
@@ -110,10 +114,19 @@ export function letterView(
       id: input.booking.id,
       bookingNumber: input.booking.bookingNumber,
       unit: input.booking.unit,
+      unitName: input.booking.unitName ?? null,
       buyerName: input.booking.buyerName,
       agreementValue: agreement === null ? null : money(agreement),
     },
-    payer: input.payer,
+    payer: input.payer && {
+      payerId: input.payer.payerId,
+      payerType: input.payer.payerType,
+      payerName: printedPayerName({
+        payerName: input.payer.payerName,
+        payerType: input.payer.payerType,
+        buyerName: input.booking.buyerName,
+      }),
+    },
     thisDemand: money(f.thisDemand),
     previousDues: money(f.previousDues),
     interestDue: money(f.interestDue),

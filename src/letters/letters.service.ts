@@ -10,6 +10,7 @@ import { DemandsService } from '@/demands/demands.service';
 import { DemandView } from '@/demands/dto/demand.view';
 import { LetterDocumentsService } from '@/documents/letter-documents.service';
 import { LetterAmount } from '@/documents/letter-pdf';
+import { printedUnit } from '@/common/domain/printed-names';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestService, payerFigures } from '@/interest/interest.service';
 import { splitsOwingOn } from '@/ledger/as-of';
@@ -67,7 +68,7 @@ export class LettersService {
     if (query.payerId !== undefined) {
       const split = demand.splits.find((s) => s.payerId.toLowerCase() === query.payerId);
       if (!split) throw LETTER_PAYER_NOT_FOUND.error(query.payerId, demandId);
-      payer = { payerId: split.payerId, payerType: split.payerType };
+      payer = { payerId: split.payerId, payerType: split.payerType, payerName: split.payerName };
     }
     const records = await this.ledger.booking(tenant, demand.booking);
     if (!records) throw BOOKING_NOT_FOUND.error(demand.booking);
@@ -82,6 +83,7 @@ export class LettersService {
           id: records.id,
           bookingNumber: records.booking_number,
           unit: records.unit_id,
+          unitName: records.unit_name,
           buyerName: records.buyer_name,
           agreementValue: records.agreement_value,
         },
@@ -130,9 +132,9 @@ export class LettersService {
       currencySymbol: view.totalPayable.currencySymbol,
       letterDate: view.letterDate,
       payerType: view.payer?.payerType ?? null,
-      payerId: view.payer?.payerId ?? null,
+      payerName: view.payer?.payerName ?? null,
       bookingNumber: view.booking.bookingNumber,
-      unit: view.booking.unit,
+      unit: printedUnit({ unitId: view.booking.unit, unitName: view.booking.unitName }),
       buyerName: view.booking.buyerName,
       agreementValue: view.booking.agreementValue && amount(view.booking.agreementValue),
       demandNumber: view.demand.demandNumber,

@@ -3,12 +3,16 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import Decimal from 'decimal.js';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { TenantContext } from '@/common/tenant-context';
+import { Clock } from '@/platform/clock/clock';
 import { decimalFromJson } from '@/common/field-validators';
 import { toMoney } from '@/common/money/money';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BOOKING_CANCELLED } from '@/demands/demands.errors';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
-import { ReceiptWritesService } from '@/receipts/receipt-writes.service';
+import {
+  assertReceivedDatePlausible,
+  ReceiptWritesService,
+} from '@/receipts/receipt-writes.service';
 import { PaymentView } from './dto/payment.view';
 import {
   OLDEST_DUE_FIRST,
@@ -58,6 +62,7 @@ import {
 @Injectable()
 export class PaymentsService {
   constructor(
+    private readonly clock: Clock,
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly receiptWrites: ReceiptWritesService,
   ) {}
@@ -67,6 +72,8 @@ export class PaymentsService {
     bookingId: string,
     body: RecordPaymentRequest,
   ): Promise<PaymentView> {
+    // Before the allocation's 422s: a date nobody meant is the first thing to correct.
+    assertReceivedDatePlausible(this.clock.today(tenant), body.receivedDate);
     const amount = decimalFromJson(body.amount);
     const em = this.txHost.tx;
     const [booking] = await em.query<PaymentBookingRow[]>(

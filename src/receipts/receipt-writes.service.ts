@@ -8,7 +8,9 @@ import { PayerType } from '@/common/domain/enums';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
+import { AppError } from '@/common/app-error';
 import { formatLocalDate, parseLocalDate } from '@/common/dates/local-date';
+import { pastDateProblems } from '@/common/dates/plausible-dates';
 import { DemandsService } from '@/demands/demands.service';
 import { NumberingService } from '@/numbering/numbering.service';
 import { BouncedReceiptView, ReceiptView, toReceiptView } from './dto/receipt.view';
@@ -100,6 +102,7 @@ export class ReceiptWritesService {
         amount.toFixed(2),
       );
     }
+    assertReceivedDatePlausible(this.clock.today(tenant), body.receivedDate);
     const date = parseLocalDate(body.receivedDate);
     const split = await this.lockSplitAndDemand(tenant, body.demandSplit);
     if (!split) throw DEMAND_SPLIT_NOT_FOUND.error(body.demandSplit);
@@ -213,24 +216,29 @@ export class ReceiptWritesService {
     const chargesDemand =
       charges === null
         ? null
-        : await this.demands.create(tenant, {
-            booking: receipt.booking_id,
-            milestone: null,
-            demandType: 'MANUAL',
-            totalAmount: charges.toNumber(),
-            dueDate: bouncedOn,
-            remarks: `Charges for bounced receipt ${receipt.receipt_number}: ${body.reason}`.slice(
-              0,
-              500,
-            ),
-            splits: [
-              {
-                payerType: receipt.payer.type,
-                payerId: receipt.payer.id,
-                amount: charges.toNumber(),
-              },
-            ],
-          });
+        : await this.demands.create(
+            tenant,
+            {
+              booking: receipt.booking_id,
+              milestone: null,
+              demandType: 'MANUAL',
+              totalAmount: charges.toNumber(),
+              dueDate: bouncedOn,
+              remarks:
+                `Charges for bounced receipt ${receipt.receipt_number}: ${body.reason}`.slice(
+                  0,
+                  500,
+                ),
+              splits: [
+                {
+                  payerType: receipt.payer.type,
+                  payerId: receipt.payer.id,
+                  amount: charges.toNumber(),
+                },
+              ],
+            },
+            { dueBeforeDemandDate: true },
+          );
     return { ...view, chargesDemand };
   }
 
@@ -304,6 +312,12 @@ export class ReceiptWritesService {
     if (!view) throw RECEIPT_NOT_FOUND.error(id);
     return view;
   }
+}
+
+/** A receipt is never dated after today (the tenant's zone) nor before 2000. */
+export function assertReceivedDatePlausible(today: string, receivedDate: string): void {
+  const problems = pastDateProblems('receivedDate', receivedDate, today);
+  if (problems.length > 0) throw AppError.validation(problems);
 }
 
 function assertActive(receipt: ReceiptRef): void {

@@ -32,6 +32,15 @@ import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
  * cached count with the receipts inserted since, unless a write changed something the filter
  * reads (search/exact-counts.ts).
  */
+/** What a printed receipt names beyond its view: the booking, the unit and the payer. */
+export interface PrintedReceiptNames {
+  bookingNumber: string;
+  unitName: string | null;
+  /** The booking's buyer (a BUYER split without a payer name prints as this). */
+  buyerName: string;
+  payerName: string | null;
+}
+
 @Injectable()
 export class ReceiptsService {
   /**
@@ -117,13 +126,22 @@ export class ReceiptsService {
   async findPrintable(
     tenant: TenantContext,
     id: string,
-  ): Promise<{ receipt: ReceiptView; createdAt: Date }> {
+  ): Promise<{ receipt: ReceiptView; createdAt: Date; names: PrintedReceiptNames }> {
     const [row] = await this.txHost.tx.query<PrintableReceiptRow[]>(
       PRINTABLE_RECEIPT_SQL,
       printableReceiptParams({ tenantId: tenant.tenantId, id }),
     );
     if (!row) throw RECEIPT_NOT_FOUND.error(id);
-    return { receipt: toReceiptView(row, tenant), createdAt: row.created_at };
+    return {
+      receipt: toReceiptView(row, tenant),
+      createdAt: row.created_at,
+      names: {
+        bookingNumber: row.b_booking_number,
+        unitName: row.b_unit_name,
+        buyerName: row.b_buyer_name,
+        payerName: row.s_payer_name,
+      },
+    };
   }
 
   /** Receipts with their split and demand, in the order of `ids`. */

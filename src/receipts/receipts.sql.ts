@@ -72,11 +72,23 @@ export const receiptsByIdsParams = (p: { tenantId: string; ids: string[] }): unk
   p.ids,
 ];
 
-/** A ReceiptRow and when the receipt was created (the printed receipt dates its file by it). */
-export type PrintableReceiptRow = ReceiptRow & { created_at: Date };
+/**
+ * A ReceiptRow, when the receipt was created (the printed receipt dates its file by it) and the
+ * names it is printed with: its booking's number, unit name and buyer, its split's payer name.
+ */
+export type PrintableReceiptRow = ReceiptRow & {
+  created_at: Date;
+  b_booking_number: string;
+  b_unit_name: string | null;
+  b_buyer_name: string;
+  s_payer_name: string | null;
+};
 
-export const PRINTABLE_RECEIPT_SQL = `SELECT ${RECEIPT_ROW_COLUMNS}, r.created_at
+export const PRINTABLE_RECEIPT_SQL = `SELECT ${RECEIPT_ROW_COLUMNS}, r.created_at,
+         b.booking_number AS b_booking_number, b.unit_name AS b_unit_name,
+         b.buyer_name AS b_buyer_name, s.payer_name AS s_payer_name
          FROM receipts r ${RECEIPT_ROW_JOINS}
+         JOIN bookings b ON b.tenant_id = r.tenant_id AND b.id = r.booking_id
         WHERE r.tenant_id = $1 AND r.id = $2`;
 
 export const printableReceiptParams = (p: { tenantId: string; id: string }): unknown[] => [

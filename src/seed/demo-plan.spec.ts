@@ -225,6 +225,33 @@ describe(planDemoTenant.name, () => {
     );
   });
 
+  it('keeps one payerId per payer of a booking: its co-buyer and bank over all its demands', () => {
+    const bookingOf = new Map(plan.demands.map((d) => [d.id, d.bookingId]));
+    const ids = new Map<string, Set<string>>();
+    for (const sp of plan.splits) {
+      const key = `${bookingOf.get(sp.demandId)} ${sp.payerType}`;
+      ids.set(key, (ids.get(key) ?? new Set()).add(sp.payerId));
+    }
+    expect([...ids].filter(([, payers]) => payers.size > 1).map(([key]) => key)).toEqual([]);
+    // Meaningful: banks and co-buyers that are asked more than once.
+    const demandsOf = new Map<string, number>();
+    for (const sp of plan.splits.filter((x) => x.payerType !== 'BUYER')) {
+      const key = `${bookingOf.get(sp.demandId)} ${sp.payerType}`;
+      demandsOf.set(key, (demandsOf.get(key) ?? 0) + 1);
+    }
+    expect([...demandsOf.values()].filter((n) => n > 1).length).toBeGreaterThan(10);
+    // A booking's payers are distinct people.
+    const perBooking = new Map<string, Set<string>>();
+    for (const sp of plan.splits) {
+      const b = bookingOf.get(sp.demandId) as string;
+      perBooking.set(b, (perBooking.get(b) ?? new Set()).add(`${sp.payerType} ${sp.payerId}`));
+    }
+    for (const entries of perBooking.values()) {
+      const payerIds = [...entries].map((e) => e.split(' ')[1]);
+      expect(new Set(payerIds).size).toBe(payerIds.length);
+    }
+  });
+
   it('has buyers paying several instalments at once, and TDS beside instalments', () => {
     // One transfer for several dues: one receipt per split, one transactionRef, one day, one
     // booking, one payer, as POST /bookings/{id}/payments records it.
@@ -266,7 +293,10 @@ describe(planDemoTenant.name, () => {
     expect(big.receipts[0].date < '2025-05-15').toBe(true);
     expect(big.receipts.at(-1)?.date).toBe(TODAY);
     expect(big.bookings.length).toBeGreaterThan(plan.bookings.length * 30);
-    expect(new Set(big.splits.map((s) => s.payerId)).size).toBeGreaterThan(50_000);
+    // Every booking's buyer, and co-buyers and banks besides (one id each per booking).
+    expect(new Set(big.splits.map((s) => s.payerId)).size).toBeGreaterThan(
+      big.bookings.length * 1.5,
+    );
     expect(new Set(big.receipts.map((r) => r.paymentMode))).toEqual(new Set(PAYMENT_MODES));
     expect(new Set(big.demands.map((d) => d.status))).toEqual(
       new Set(['PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED']),

@@ -94,6 +94,12 @@ export interface PlannedBooking {
   unitId: string;
   buyerName: string;
   buyerId: string;
+  /**
+   * The booking's co-buyer and lending bank: one payer each over all its demands, so a statement
+   * for one payer and a bank's payment over several disbursements find all of theirs.
+   */
+  coBuyerId: string;
+  bankId: string;
   date: string;
   at: number;
   /** Set when the buyer withdrew: the booking, its demands and splits are CANCELLED. */
@@ -488,6 +494,8 @@ export function* planDemoChunks(
       unitId: uuid(),
       buyerName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
       buyerId: uuid(),
+      coBuyerId: uuid(),
+      bankId: uuid(),
       date: dateText[day],
       at: nextEntry(),
       cancelledAt: null,
@@ -590,7 +598,13 @@ export function* planDemoChunks(
     payers.forEach(([payerType, part], i) => {
       const amount = i === payers.length - 1 ? rest : Math.round(total * part);
       rest -= amount;
-      addSplit(open, payerType, payerType === 'BUYER' ? booking.buyerId : uuid(), amount);
+      const payerId =
+        payerType === 'BUYER'
+          ? booking.buyerId
+          : payerType === 'BANK'
+            ? booking.bankId
+            : booking.coBuyerId;
+      addSplit(open, payerType, payerId, amount);
     });
     unit.nextMilestone++;
     if (unit.nextMilestone >= MILESTONES.length) {

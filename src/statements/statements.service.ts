@@ -7,6 +7,7 @@ import { paiseText } from '@/common/money/paise';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { StatementDocumentsService } from '@/documents/statement-documents.service';
+import { printedPayerName, printedUnit } from '@/common/domain/printed-names';
 import { SpreadsheetsService } from '@/exports/spreadsheets.service';
 import { TenantsService } from '@/http/tenancy/tenants.service';
 import { InterestFigures, InterestService, payerFigures } from '@/interest/interest.service';
@@ -72,7 +73,7 @@ export class StatementsService {
     if (query.format === 'json') return view;
     const name = `statement-${row.booking_number.replace(/[^A-Za-z0-9._-]+/g, '-')}-${query.asOf.replace(/-/g, '')}`;
     if (query.format === 'pdf') {
-      const pdf = await this.pdf(view, query, tenant);
+      const pdf = await this.pdf(view, row, query.payerId, tenant);
       return new StreamableFile(pdf, {
         type: 'application/pdf',
         disposition: `inline; filename="${name}.pdf"`,
@@ -96,7 +97,12 @@ export class StatementsService {
     });
   }
 
-  private async pdf(view: StatementView, query: StatementQuery, tenant: TenantContext) {
+  private async pdf(
+    view: StatementView,
+    row: BookingRecords,
+    payerId: string | undefined,
+    tenant: TenantContext,
+  ) {
     const record = await this.tenants.findActiveByKey(tenant.tenantKey);
     const t = view.totals;
     // Rendered inside the request's transaction, after its last read: CPU work only, no lock.
@@ -105,9 +111,9 @@ export class StatementsService {
       locale: tenant.locale,
       currencySymbol: view.closingBalance.currencySymbol,
       bookingNumber: view.booking.bookingNumber,
-      unit: view.booking.unit,
+      unit: printedUnit({ unitId: row.unit_id, unitName: row.unit_name }),
       buyerName: view.booking.buyerName,
-      payer: query.payerId ?? null,
+      payer: statementPayer(row, payerId),
       from: view.from,
       to: view.to,
       asOf: view.asOf,
@@ -183,4 +189,12 @@ function toView({ row, ledger, interest }: Statement, tenant: TenantContext): St
       interestWaived: decimal(interest.waived),
     },
   };
+}
+
+/** The payer a statement with `payerId` is of, as printed: a name given on any of its splits. */
+function statementPayer(row: BookingRecords, payerId: string | undefined): string | null {
+  if (payerId === undefined) return null;
+  const splits = row.demands.flatMap((d) => d.splits).filter((s) => s.payerId === payerId);
+  const split = splits.find((s) => s.payerName !== null) ?? splits[0];
+  return split ? printedPayerName({ ...split, buyerName: row.buyer_name }) : null;
 }

@@ -58,7 +58,8 @@ export function bookingBody(overrides: Partial<BookingBody> = {}): BookingBody {
     unit: randomUUID(),
     buyerName: 'Ananya Iyer',
     buyerId: randomUUID(),
-    bookingDate: '2026-11-22',
+    // Early enough for every demand date the suites use: a demand is never dated before its booking.
+    bookingDate: '2025-04-01',
     ...overrides,
   };
 }
@@ -82,7 +83,11 @@ export function demandBody(booking: string, overrides: Partial<DemandBody> = {})
     demandType: 'MANUAL',
     totalAmount: total.toNumber(),
     dueDate: '2026-12-15',
-    demandDate: '2026-11-22',
+    // A demand is never due before it is raised: one due earlier is raised on its due date.
+    demandDate:
+      overrides.dueDate !== undefined && overrides.dueDate < '2026-11-22'
+        ? overrides.dueDate
+        : '2026-11-22',
     remarks: 'Test demand',
     ...overrides,
     splits,

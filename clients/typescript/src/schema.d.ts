@@ -479,7 +479,7 @@ export interface paths {
         put?: never;
         /**
          * Export every receipt a search finds, as CSV or XLSX.
-         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot (CSV through a COPY, XLSX through a cursor), so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy, realisedOn (statusReason, statusChangedOn and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After; an export frees its place before its last bytes, so its client's next export finds it free. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
+         * @description The body is exactly the search body (POST /receipts/search); no paging: every match, in the search's sort order (sort as in search). Streamed from one consistent snapshot (CSV through a COPY, XLSX through a cursor), so the first bytes leave at once and memory stays flat at any size. Columns: receiptNumber, receivedDate, status, amount, currency, paymentMode, transactionRef, payerType, payerId, demandSplitNumber, demandNumber, demandType, dueDate, unit, buyerName, id, demandSplit, demand, booking, created, createdBy, statusReason, statusChangedOn, statusChangedBy, realisedOn, bookingNumber (statusReason, statusChangedOn and statusChangedBy say why a receipt left ACTIVE; realisedOn when the bank credited it; bookingNumber, the number of its booking). CSV: UTF-8 with a byte order mark, RFC 4180 quoting, CRLF, amounts as plain decimals (150000.00). XLSX: one sheet, amounts numeric with two decimals, dates as date cells; at most 1,000,000 rows (else 422: use CSV). A text cell starting with =, +, -, @, tab or CR is prefixed with ' (formula injection). Exports run on a pool of their own (EXPORT_POOL_SIZE): one more is 503 with Retry-After; an export frees its place before its last bytes, so its client's next export finds it free. A failure after the headers breaks the connection, so a truncated file is never mistaken for a whole one. Errors: 400 VALIDATION_FAILED, 422 EXPORT_TOO_LARGE, 503 EXPORT_BUSY.
          */
         post: operations["ReceiptExportController_export"];
         delete?: never;
@@ -941,7 +941,7 @@ export interface paths {
         };
         /**
          * The demand letter of a demand (PDF or JSON), as of a business date.
-         * @description thisDemand = what the demand still owes at asOf (with payerId: that payer's split); previousDues = what the booking (or that payer) owes at asOf on its other demands due before asOf (the ageing's overdue outstanding, GET /receivables/ageing); interestDue = the interest due at asOf (GET /bookings/{id}/interest: the booking, or the payer); totalPayable = their sum. payTo is the tenant's collection account in its currency, number in full (null: the PDF says as agreed). tdsNote when the booking's agreementValue is 50,00,000 or more and the letter is not for a BANK payer. format=pdf (default): A4 DEMAND LETTER, or REQUEST FOR DISBURSEMENT for a BANK payer, with amounts in figures and in words (real text). A cancelled demand is 409 DEMAND_CANCELLED; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404. Errors: 400 VALIDATION_FAILED, 404 DEMAND_NOT_FOUND, 404 PAYER_NOT_FOUND, 409 DEMAND_CANCELLED.
+         * @description thisDemand = what the demand still owes at asOf (with payerId: that payer's split); previousDues = what the booking (or that payer) owes at asOf on its other demands due before asOf (the ageing's overdue outstanding, GET /receivables/ageing); interestDue = the interest due at asOf (GET /bookings/{id}/interest: the booking, or the payer); totalPayable = their sum. payTo is the tenant's collection account in its currency, number in full (null: the PDF says as agreed). tdsNote when the booking's agreementValue is 50,00,000 or more and the letter is not for a BANK payer. format=pdf (default): A4 DEMAND LETTER, or REQUEST FOR DISBURSEMENT for a BANK payer, with amounts in figures and in words (real text). A cancelled demand is 409 DEMAND_CANCELLED; a letter whose totalPayable is 0 (a paid demand with nothing else owed) is 409 NOTHING_PAYABLE; a payerId that pays no split of the demand is 404 PAYER_NOT_FOUND; a bad asOf, payerId or format is 400 VALIDATION_FAILED naming it; another tenant's demand is 404. Errors: 400 VALIDATION_FAILED, 404 DEMAND_NOT_FOUND, 404 PAYER_NOT_FOUND, 409 DEMAND_CANCELLED, 409 NOTHING_PAYABLE.
          */
         get: operations["LettersController_letter"];
         put?: never;
@@ -1007,7 +1007,7 @@ export interface paths {
         put?: never;
         /**
          * Send every reminder due on asOf: record each once and write a reminder.due event.
-         * @description A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst). One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf (default today) must not be after today: 400 VALIDATION_FAILED. Errors: 400 VALIDATION_FAILED, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description A reminder is due for a split on asOf when the split is not cancelled at asOf, owes more than 0 at asOf (the ageing's definition), its booking has no collection hold covering asOf, and asOf >= dueDate + offsetDays of a step neither sent nor skipped for that split; only the latest such step is due (sending it marks the earlier unsent steps skipped: a split that missed steps gets one reminder, not a burst). One statement finds and records the due reminders of the whole tenant; a unique key per split and step means no step is ever sent twice, also when two runs race or a run is repeated (a repeat sends nothing). Each reminder sent is one reminder.due event, data { reminder, letter }: the due-list entry and the demand letter's JSON for that payer (deliver them with a webhook). skippedHeld counts reminders that would be due but for a collection hold. asOf defaults to today and, if sent, must be today (a reminder goes out now for what is owed now; another date is 400 VALIDATION_FAILED naming asOf, and nothing is recorded); GET /reminders/due?asOf= previews any date. Errors: 400 VALIDATION_FAILED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["RemindersController_run"];
         delete?: never;
@@ -1043,7 +1043,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A booking's collection holds, newest first.
+         * @description Every hold of the booking, active or ended: from (the day it was created), until (the last day it covers; null: until ended), endedOn (the day it was ended in the tenant's time zone; null while not ended). Another tenant's booking is 404. Errors: 404 BOOKING_NOT_FOUND.
+         */
+        get: operations["RemindersController_listHolds"];
         put?: never;
         /**
          * Hold a booking's reminders (a dispute).
@@ -1435,6 +1439,11 @@ export interface components {
              */
             unit: string;
             /**
+             * @description The unit's name as printed on receipts, statements and letters (e.g. Tower B – 1203); 1 to 100 characters, or null (documents then print the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName?: string | null;
+            /**
              * @description The buyer's name as printed on demands and receipts; 1 to 200 characters.
              * @example Ananya Iyer
              */
@@ -1447,7 +1456,7 @@ export interface components {
             buyerId?: string | null;
             /**
              * Format: date
-             * @description Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number.
+             * @description Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             bookingDate: string;
@@ -1475,6 +1484,11 @@ export interface components {
              * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
              */
             unit: string;
+            /**
+             * @description The unit's name as printed on documents and letters, or null (they print the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName: string | null;
             /**
              * @description The buyer's name.
              * @example Ananya Iyer
@@ -1527,7 +1541,7 @@ export interface components {
              */
             type: string;
             /**
-             * @description Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).
+             * @description Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName, unitName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).
              * @example buyerName
              */
             field: string;
@@ -1595,6 +1609,11 @@ export interface components {
              */
             payerId: string;
             /**
+             * @description The payer's name as printed on receipts, statements and letters (e.g. the lending bank's); 1 to 200 characters, or null (a BUYER's then prints as the booking's buyerName, any other as its payer type's label).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName?: string | null;
+            /**
              * @description This payer's share: a number > 0 with at most two decimals (at most 9999999999999.99).
              * @example 150000.5
              */
@@ -1626,13 +1645,13 @@ export interface components {
             totalAmount: number;
             /**
              * Format: date
-             * @description Date by which it is due (YYYY-MM-DD).
+             * @description Date by which it is due (YYYY-MM-DD); not before demandDate (else 400 VALIDATION_FAILED).
              * @example 2026-12-15
              */
             dueDate: string;
             /**
              * Format: date
-             * @description Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers.
+             * @description Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers. Not before the booking's bookingDate (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             demandDate?: string;
@@ -1644,7 +1663,7 @@ export interface components {
             /** @description 1 to 20 splits, one per payer share; their amounts must add up to totalAmount exactly (else 422 DEMAND_SPLITS_MISMATCH). */
             splits: components["schemas"]["DemandSplitRequest"][];
         };
-        DemandSplitMetaView: {
+        DemandSplitView: {
             /**
              * Format: uuid
              * @description Demand split identifier.
@@ -1686,6 +1705,11 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
+            /**
+             * @description The payer's name as given, or null (documents then print a BUYER's as the booking's buyerName, any other as its payer type's label).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName: string | null;
         };
         DemandView: {
             /**
@@ -1764,7 +1788,7 @@ export interface components {
              */
             interestThrough: string | null;
             /** @description One split per payer, in the order they were sent. */
-            splits: components["schemas"]["DemandSplitMetaView"][];
+            splits: components["schemas"]["DemandSplitView"][];
         };
         DemandSearchFilterDto: {
             /**
@@ -1857,10 +1881,53 @@ export interface components {
             transactionRef: string;
             /**
              * Format: date
-             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year.
+             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             receivedDate: string;
+        };
+        DemandSplitMetaView: {
+            /**
+             * Format: uuid
+             * @description Demand split identifier.
+             * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The demand this split belongs to.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * @description Who pays this part.
+             * @example BUYER
+             * @enum {string}
+             */
+            payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * Format: uuid
+             * @description Identifier of the payer (buyer, co-buyer, bank...) in the client system.
+             * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+             */
+            payerId: string;
+            /**
+             * @description Human-readable number from the tenant configuration.
+             * @example DSP/26-27/00012
+             */
+            demandSplitNumber: string;
+            /** @description Amount this payer owes. */
+            amount: components["schemas"]["MoneyView"];
+            /** @description Sum of the active receipts against this split. */
+            paidAmount: components["schemas"]["MoneyView"];
+            /** @description amount - paidAmount. */
+            pendingAmount: components["schemas"]["MoneyView"];
+            /**
+             * @description PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.
+             * @example PAID
+             * @enum {string}
+             */
+            status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
         };
         DemandMetaView: {
             /**
@@ -2277,7 +2344,7 @@ export interface components {
             transactionRef: string;
             /**
              * Format: date
-             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment.
+             * @description Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).
              * @example 2026-11-22
              */
             receivedDate: string;
@@ -3066,7 +3133,7 @@ export interface components {
             asOf: string;
             /**
              * Format: date
-             * @description When the interest demand is due (YYYY-MM-DD).
+             * @description When the interest demand is due (YYYY-MM-DD); not before today in the tenant's zone (else 400 VALIDATION_FAILED).
              * @example 2026-12-15
              */
             dueDate: string;
@@ -3722,6 +3789,11 @@ export interface components {
              */
             unit: string;
             /**
+             * @description The unit's name, or null (the letter then prints the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName: string | null;
+            /**
              * @description The buyer's name.
              * @example Ananya Iyer
              */
@@ -3754,7 +3826,8 @@ export interface components {
              * @description The payer the letter is addressed to; null: every payer of the demand.
              * @example {
              *       "payerId": "0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a",
-             *       "payerType": "BUYER"
+             *       "payerType": "BUYER",
+             *       "payerName": "Ananya Iyer"
              *     }
              */
             payer: components["schemas"]["LetterPayerView"] | (never | null);
@@ -3772,6 +3845,12 @@ export interface components {
              * @example 2026-12-15
              */
             dueDate: string;
+            /**
+             * Format: date
+             * @description The due date when it is before the letter date: the amount is overdue since then and payable now (the PDF says so instead of "on or before" a past date); null on or before the due date.
+             * @example null
+             */
+            overdueSince: string | null;
             /**
              * @description The tenant's collection account in its currency; null: pay as agreed.
              * @example {
@@ -3800,6 +3879,11 @@ export interface components {
              * @enum {string}
              */
             payerType: "BUYER" | "CO_BUYER" | "BANK" | "OTHER";
+            /**
+             * @description The payer's name as printed: the split's payerName, else a BUYER's is the booking's buyerName and any other its type's label (Co-buyer, Home-loan bank, Other).
+             * @example HDFC Bank, Andheri branch
+             */
+            payerName: string;
         };
         LetterPayToView: {
             /**
@@ -3974,7 +4058,7 @@ export interface components {
         ReminderRunRequest: {
             /**
              * Format: date
-             * @description The business date (default today in the tenant's zone; not after today).
+             * @description Today in the tenant's zone (the default): a run sends what is due now, so another date is 400 VALIDATION_FAILED (preview any date with GET /reminders/due?asOf=).
              * @example 2026-11-26
              */
             asOf?: string;
@@ -4043,6 +4127,46 @@ export interface components {
         DemandRemindersView: {
             /** @description Oldest first. */
             reminders: components["schemas"]["SentReminderView"][];
+        };
+        ListedCollectionHoldView: {
+            /**
+             * Format: uuid
+             * @description Hold id.
+             * @example 7e6d5c4b-3a2f-4e1d-8c9b-0a1f2e3d4c5b
+             */
+            id: string;
+            /**
+             * @description Why.
+             * @example Buyer disputes the slab demand
+             */
+            reason: string;
+            /**
+             * Format: date
+             * @description The day it was created.
+             * @example 2026-11-26
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day it covers; null: until ended (ending sets it to that day).
+             * @example 2026-12-31
+             */
+            until: string | null;
+            /**
+             * Format: date
+             * @description The day it was ended (DELETE), in the tenant's time zone; null while not ended.
+             * @example null
+             */
+            endedOn: string | null;
+            /**
+             * @description Who created it (the actor).
+             * @example priya.sharma
+             */
+            createdBy: string;
+        };
+        CollectionHoldsView: {
+            /** @description Newest first. */
+            holds: components["schemas"]["ListedCollectionHoldView"][];
         };
         CollectionHoldRequest: {
             /**
@@ -8391,7 +8515,7 @@ export interface operations {
             query?: {
                 /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: receivedDate, receiptNumber, amount, paymentMode, payerType, status, transactionRef, created, id; default receivedDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
-                /** @description File format. */
+                /** @description File format. Without format=, the Accept header chooses (text/csv or the XLSX media type; highest q wins); format= wins when both are given. */
                 format?: "csv" | "xlsx";
             };
             header?: {
@@ -13280,7 +13404,7 @@ export interface operations {
                 asOf?: string;
                 /** @description Only this payer's splits (their demands' shares and their receipts). */
                 payerId?: string;
-                /** @description json (default), pdf (the printed statement) or xlsx (the entries). */
+                /** @description json (default), pdf (the printed statement) or xlsx (the entries). Without format=, the Accept header chooses (application/json, application/pdf or the XLSX media type; highest q wins); format= wins when both are given. */
                 format?: "json" | "pdf" | "xlsx";
             };
             header?: {
@@ -13449,7 +13573,7 @@ export interface operations {
                 asOf?: string;
                 /** @description Address the letter to this payer of the demand (its split, its dues). */
                 payerId?: string;
-                /** @description pdf (default, the printed letter) or json. */
+                /** @description pdf (default, the printed letter) or json. Without format=, the Accept header chooses (application/pdf or application/json; highest q wins); format= wins when both are given. */
                 format?: "pdf" | "json";
             };
             header?: {
@@ -13553,23 +13677,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: DEMAND_CANCELLED. */
+            /** @description Conflicts with the current state. Codes: DEMAND_CANCELLED, NOTHING_PAYABLE. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://errors.finance-service.dev/demand-cancelled",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Demand 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d is cancelled; it has no letter.",
-                     *       "instance": "/demands/{id}/letter",
-                     *       "code": "DEMAND_CANCELLED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
@@ -14446,6 +14559,163 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/demands/{id}/reminders",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    RemindersController_listHolds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionHoldsView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/collection-holds",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/collection-holds",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }

@@ -5,7 +5,7 @@ import { SearchFilterBaseDto } from '@/search/search-filter.request';
 export class BookingSearchFilterDto extends SearchFilterBaseDto {
   @ApiProperty({
     description:
-      'Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).',
+      'Field to filter on: id, unit, buyerId (UUID); bookingNumber, buyerName, unitName (text); status (ACTIVE, CANCELLED); bookingDate (date); keyword (booking number or buyer name).',
     example: 'buyerName',
     maxLength: 64,
   })

@@ -22,6 +22,14 @@ export class BookingView {
     example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
   })
   unit: string;
+  @ApiProperty({
+    description:
+      "The unit's name as printed on documents and letters, or null (they print the unit's id).",
+    nullable: true,
+    type: String,
+    example: 'Tower B – 1203',
+  })
+  unitName: string | null;
   @ApiProperty({ description: "The buyer's name.", example: 'Ananya Iyer' })
   buyerName: string;
   @ApiProperty({
@@ -63,6 +71,7 @@ export function toBookingView(row: BookingRow, tenant: TenantContext): BookingVi
     id: row.id,
     bookingNumber: row.booking_number,
     unit: row.unit_id,
+    unitName: row.unit_name,
     buyerName: row.buyer_name,
     buyerId: row.buyer_id,
     bookingDate: row.booking_date,

@@ -16,6 +16,21 @@ export class CreateBookingRequest {
   @IsUUID()
   unit: string;
 
+  @ApiPropertyOptional({
+    description:
+      "The unit's name as printed on receipts, statements and letters (e.g. Tower B – 1203); 1 to 100 characters, or null (documents then print the unit's id).",
+    nullable: true,
+    type: String,
+    minLength: 1,
+    maxLength: 100,
+    example: 'Tower B – 1203',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(100)
+  unitName?: string | null;
+
   @ApiProperty({
     description: "The buyer's name as printed on demands and receipts; 1 to 200 characters.",
     example: 'Ananya Iyer',
@@ -40,7 +55,7 @@ export class CreateBookingRequest {
 
   @ApiProperty({
     description:
-      "Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number.",
+      "Date of the booking (YYYY-MM-DD, the tenant's calendar); dates the booking number. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).",
     format: 'date',
     example: '2026-11-22',
   })

@@ -13,7 +13,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DEMAND_TYPES, DemandType, PAYER_TYPES, PayerType } from '@/common/domain/enums';
-import { IsLocalDate, IsMoneyAmount, MAX_MONEY_AMOUNT } from '@/common/field-validators';
+import {
+  IsLocalDate,
+  IsMoneyAmount,
+  IsNotBlank,
+  MAX_MONEY_AMOUNT,
+} from '@/common/field-validators';
 
 export const MAX_SPLITS = 20;
 
@@ -29,6 +34,21 @@ export class DemandSplitRequest {
   })
   @IsUUID()
   payerId: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The payer's name as printed on receipts, statements and letters (e.g. the lending bank's); 1 to 200 characters, or null (a BUYER's then prints as the booking's buyerName, any other as its payer type's label).",
+    nullable: true,
+    type: String,
+    minLength: 1,
+    maxLength: 200,
+    example: 'HDFC Bank, Andheri branch',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(200)
+  payerName?: string | null;
 
   @ApiProperty({
     description: `This payer's share: a number > 0 with at most two decimals (at most ${MAX_MONEY_AMOUNT}).`,
@@ -84,7 +104,8 @@ export class CreateDemandRequest {
   totalAmount: number;
 
   @ApiProperty({
-    description: 'Date by which it is due (YYYY-MM-DD).',
+    description:
+      'Date by which it is due (YYYY-MM-DD); not before demandDate (else 400 VALIDATION_FAILED).',
     format: 'date',
     example: '2026-12-15',
   })
@@ -93,7 +114,7 @@ export class CreateDemandRequest {
 
   @ApiPropertyOptional({
     description:
-      "Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers.",
+      "Date of the demand (YYYY-MM-DD); defaults to today in the tenant's time zone. Dates the demand and split numbers. Not before the booking's bookingDate (else 400 VALIDATION_FAILED).",
     format: 'date',
     example: '2026-11-22',
   })

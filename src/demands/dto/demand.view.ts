@@ -109,6 +109,18 @@ export class DemandMetaView {
   buyerName: string;
 }
 
+/** A split as a demand shows it: its summary and the payer's name. */
+export class DemandSplitView extends DemandSplitMetaView {
+  @ApiProperty({
+    description:
+      "The payer's name as given, or null (documents then print a BUYER's as the booking's buyerName, any other as its payer type's label).",
+    nullable: true,
+    type: String,
+    example: 'HDFC Bank, Andheri branch',
+  })
+  payerName: string | null;
+}
+
 /** A demand as returned by POST /demands and GET /demands/{id}: DemandMeta plus its date and splits. */
 export class DemandView extends DemandMetaView {
   @ApiProperty({
@@ -130,15 +142,18 @@ export class DemandView extends DemandMetaView {
   interestThrough: string | null;
 
   @ApiProperty({
-    type: [DemandSplitMetaView],
+    type: [DemandSplitView],
     description: 'One split per payer, in the order they were sent.',
   })
-  splits: DemandSplitMetaView[];
+  splits: DemandSplitView[];
 }
 
 export type MoneyOf = (amount: string | Decimal) => Money;
 
-export function toDemandSplitMetaView(row: DemandSplitRow, money: MoneyOf): DemandSplitMetaView {
+export function toDemandSplitMetaView(
+  row: Omit<DemandSplitRow, 'payer_name'>,
+  money: MoneyOf,
+): DemandSplitMetaView {
   return {
     id: row.id,
     demand: row.demand_id,
@@ -184,6 +199,6 @@ export function toDemandView(
     ...toDemandMetaView(row, money),
     demandDate: row.demand_date,
     interestThrough: row.interest_through,
-    splits: splits.map((s) => toDemandSplitMetaView(s, money)),
+    splits: splits.map((s) => ({ ...toDemandSplitMetaView(s, money), payerName: s.payer_name })),
   };
 }

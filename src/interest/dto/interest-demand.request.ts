@@ -12,7 +12,8 @@ export class InterestDemandRequest {
   asOf: string;
 
   @ApiProperty({
-    description: 'When the interest demand is due (YYYY-MM-DD).',
+    description:
+      "When the interest demand is due (YYYY-MM-DD); not before today in the tenant's zone (else 400 VALIDATION_FAILED).",
     format: 'date',
     example: '2026-12-15',
   })

@@ -33,6 +33,13 @@ export class LetterBookingView {
     example: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
   })
   unit: string;
+  @ApiProperty({
+    description: "The unit's name, or null (the letter then prints the unit's id).",
+    nullable: true,
+    type: String,
+    example: 'Tower B – 1203',
+  })
+  unitName: string | null;
   @ApiProperty({ description: "The buyer's name.", example: 'Ananya Iyer' })
   buyerName: string;
   @ApiProperty({
@@ -56,6 +63,12 @@ export class LetterPayerView {
     example: 'BANK',
   })
   payerType: string;
+  @ApiProperty({
+    description:
+      "The payer's name as printed: the split's payerName, else a BUYER's is the booking's buyerName and any other its type's label (Co-buyer, Home-loan bank, Other).",
+    example: 'HDFC Bank, Andheri branch',
+  })
+  payerName: string;
 }
 
 export class LetterPayToView {
@@ -99,7 +112,11 @@ export class LetterView {
   @ApiProperty({
     description: 'The payer the letter is addressed to; null: every payer of the demand.',
     ...orNull(() => LetterPayerView, 'Every payer.'),
-    example: { payerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a', payerType: 'BUYER' },
+    example: {
+      payerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      payerType: 'BUYER',
+      payerName: 'Ananya Iyer',
+    },
   })
   payer: LetterPayerView | null;
 

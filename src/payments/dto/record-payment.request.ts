@@ -111,7 +111,7 @@ export class RecordPaymentRequest {
 
   @ApiProperty({
     description:
-      "Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment.",
+      "Date the money was received (YYYY-MM-DD, the tenant's calendar); dates every receipt of the payment. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).",
     format: 'date',
     example: '2026-11-22',
   })

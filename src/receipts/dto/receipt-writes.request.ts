@@ -79,7 +79,7 @@ export class RecordReceiptRequest {
 
   @ApiProperty({
     description:
-      "Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year.",
+      "Date the money was received (YYYY-MM-DD, the tenant's calendar); dates the receipt number and its financial year. Not after today nor before 2000-01-01 (else 400 VALIDATION_FAILED).",
     format: 'date',
     example: '2026-11-22',
   })
