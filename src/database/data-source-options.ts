@@ -26,6 +26,7 @@ import { BookingKeywordSearch1765550000000 } from '../../migrations/176555000000
 import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantWalks';
 import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560000000-BankReferenceKeyLeakproof';
 import { ReceiptAmountPaise1765570000000 } from '../../migrations/1765570000000-ReceiptAmountPaise';
+import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-GstDocumentNumbers';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   TenantWalks1765550000001,
   BankReferenceKeyLeakproof1765560000000,
   ReceiptAmountPaise1765570000000,
+  GstDocumentNumbers1765620000000,
 ];
 
 export function dataSourceOptions(
