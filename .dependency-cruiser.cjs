@@ -48,6 +48,9 @@ const LAYERS = [
   ['tenants'],
   ['tenant-config'],
   ['numbering'],
+  // GST: the tax rule of a demand, the GSTIN and the booking's class (pure), for the features
+  // above that tax demands and print invoices.
+  ['gst'],
   // The search engine every catalogue (receipts, demands, bookings) is compiled by.
   ['search'],
   // The request pipeline: auth, tenancy guard and transaction, idempotency, problems, swagger.

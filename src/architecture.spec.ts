@@ -17,6 +17,7 @@ const ROOMS = [
   'documents',
   'events',
   'exports',
+  'gst',
   'health',
   'housekeeping',
   'http',

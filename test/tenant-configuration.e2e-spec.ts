@@ -59,7 +59,8 @@ describe('tenant configuration', () => {
       active: true,
       createdBy: 'system',
     });
-    expect(Object.keys(res.body)).toHaveLength(22);
+    // The interface document's 22 fields and the GST documents' nine.
+    expect(Object.keys(res.body)).toHaveLength(31);
     expect(res.body.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
@@ -258,6 +259,9 @@ describe('tenant configuration', () => {
         'demand-split',
         'receipt',
         'snag',
+        'tax-invoice',
+        'credit-note',
+        'refund',
       ]);
       const split = res.body.documents.find(
         (d: { documentType: string }) => d.documentType === 'demand-split',

@@ -27,6 +27,7 @@ import { TenantWalks1765550000001 } from '../../migrations/1765550000001-TenantW
 import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560000000-BankReferenceKeyLeakproof';
 import { ReceiptAmountPaise1765570000000 } from '../../migrations/1765570000000-ReceiptAmountPaise';
 import { NamesOnPaper1765580000000 } from '../../migrations/1765580000000-NamesOnPaper';
+import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-GstDocumentNumbers';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   BankReferenceKeyLeakproof1765560000000,
   ReceiptAmountPaise1765570000000,
   NamesOnPaper1765580000000,
+  GstDocumentNumbers1765620000000,
 ];
 
 export function dataSourceOptions(

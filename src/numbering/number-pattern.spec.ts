@@ -5,6 +5,9 @@ import {
   DOCUMENT_TYPES,
   DocumentType,
   financialYear,
+  fyStartMonthFor,
+  GST_DOCUMENT_TYPES,
+  gstNumberingProblem,
   numberWarnings,
   parsePattern,
   PatternError,
@@ -46,7 +49,7 @@ describe('defaults', () => {
     expect(DEFAULT_NUMBERING.separator).toBe('/');
     expect(DEFAULT_NUMBERING.fyStartMonth).toBe(4);
     const prefixes = DOCUMENT_TYPES.map((t) => DEFAULT_NUMBERING.documents[t].prefix);
-    expect(prefixes).toEqual(['BKG', 'DMD', 'DSP', 'RCT', 'SNG']);
+    expect(prefixes).toEqual(['BKG', 'DMD', 'DSP', 'RCT', 'SNG', 'INV', 'CRN', 'RFD']);
     for (const type of DOCUMENT_TYPES) {
       const d = DEFAULT_NUMBERING.documents[type];
       expect(d.pattern).toBe('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}');
@@ -564,5 +567,51 @@ describe('property: rendering is injective on the sequence for a fixed key', () 
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('GST document types (tax-invoice, credit-note, refund)', () => {
+  const gstCtx = (prefix = 'INV', separator = '/') => ({
+    prefix,
+    separator,
+    date: date(2026, 11, 22),
+  });
+  const problem = (pattern: string, prefix?: string, separator?: string) =>
+    gstNumberingProblem(parsePattern(pattern, 'tax-invoice'), gstCtx(prefix, separator));
+
+  it('need {FY} or {FYYYY}, never {PARENT}, and not the legacy form', () => {
+    for (const type of GST_DOCUMENT_TYPES) {
+      expect(validatePattern('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}', type)).toBeNull();
+      expect(validatePattern('{PREFIX}{FYYYY}{SEQ:4}', type)).toBeNull();
+      expect(validatePattern('{PREFIX}{SEP}{YYYY}{SEP}{SEQ:5}', type)).toMatch(
+        /\{FY\} or \{FYYYY\}/,
+      );
+      expect(validatePattern('00000', type)).toMatch(/\{FY\} or \{FYYYY\}/);
+      expect(validatePattern('{PARENT}{FY}{SEQ}', type)).toMatch(/PARENT/);
+    }
+    // Other types keep their freedom.
+    expect(validatePattern('{PREFIX}{SEP}{SEQ:5}', 'receipt')).toBeNull();
+  });
+
+  it("number their financial year from April whatever the tenant's", () => {
+    expect(fyStartMonthFor('tax-invoice', 1)).toBe(4);
+    expect(fyStartMonthFor('refund', 7)).toBe(4);
+    expect(fyStartMonthFor('receipt', 1)).toBe(1);
+  });
+
+  it('must fit 16 letters, digits, - and / with the counter at its padded width', () => {
+    expect(problem('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}')).toBeNull(); // INV/26-27/99999: 15
+    expect(problem('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}', 'INVC')).toBeNull(); // 16
+    expect(problem('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}', 'INVCE')).toMatch(
+      /^INVCE\/26-27\/99999 is 17 characters/,
+    );
+    expect(problem('{PREFIX}{SEP}{FYYYY}{SEP}{SEQ:6}')).toMatch(/INV\/2026-27\/999999 is 18/);
+    // {SEQ} alone pads to one digit: 9.
+    expect(problem('{PREFIX}{FYYYY}{SEQ}', 'INVOICE-')).toBeNull();
+    expect(problem('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}', 'INV', '.')).toMatch(
+      /"\."; GST rules allow only/,
+    );
+    expect(problem('{PREFIX} {FY}{SEQ:3}')).toMatch(/space/);
+    expect(problem('{PREFIX}{SEP}{FY}{SEP}{SEQ:5}', 'IÑV')).toMatch(/"Ñ"/);
   });
 });

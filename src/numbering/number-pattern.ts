@@ -7,8 +7,34 @@
 
 import { assertLocalDate, LocalDate } from '@/common/dates/local-date';
 
-export const DOCUMENT_TYPES = ['booking', 'demand', 'demand-split', 'receipt', 'snag'] as const;
+export const DOCUMENT_TYPES = [
+  'booking',
+  'demand',
+  'demand-split',
+  'receipt',
+  'snag',
+  'tax-invoice',
+  'credit-note',
+  'refund',
+] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/**
+ * GST documents: their numbers must stay within the GST rules (16 characters of letters, digits,
+ * `-` and `/`, unique per financial year), which are refused rather than warned about, and their
+ * financial year runs April to March whatever the tenant's own.
+ */
+export const GST_DOCUMENT_TYPES: readonly DocumentType[] = ['tax-invoice', 'credit-note', 'refund'];
+export const GST_FY_START_MONTH = 4;
+
+export function isGstDocumentType(type: DocumentType): boolean {
+  return GST_DOCUMENT_TYPES.includes(type);
+}
+
+/** The first month of the financial year a document type's {FY} and {FYYYY} render. */
+export function fyStartMonthFor(type: DocumentType, tenantFyStartMonth: number): number {
+  return isGstDocumentType(type) ? GST_FY_START_MONTH : tenantFyStartMonth;
+}
 
 export function isDocumentType(value: unknown): value is DocumentType {
   return typeof value === 'string' && (DOCUMENT_TYPES as readonly string[]).includes(value);
@@ -55,6 +81,9 @@ export const DEFAULT_NUMBERING: NumberingDefaults = Object.freeze({
     'demand-split': defaultsFor('DSP'),
     receipt: defaultsFor('RCT'),
     snag: defaultsFor('SNG'),
+    'tax-invoice': defaultsFor('INV'),
+    'credit-note': defaultsFor('CRN'),
+    refund: defaultsFor('RFD'),
   }),
 });
 
@@ -227,6 +256,7 @@ export function parsePattern(pattern: string, documentType: DocumentType): Parse
           `the SEQ width must be from ${MIN_SEQ_WIDTH} to ${MAX_SEQ_WIDTH}`,
       );
     }
+    if (isGstDocumentType(documentType)) throw gstNeedsFinancialYear(documentType);
     return {
       source: pattern,
       documentType,
@@ -280,7 +310,20 @@ export function parsePattern(pattern: string, documentType: DocumentType): Parse
         (seqCount === 0 ? ' (or use the legacy form, e.g. 00000)' : ''),
     );
   }
+  if (
+    isGstDocumentType(documentType) &&
+    !parts.some((p) => p.type === 'token' && (p.kind === 'FY' || p.kind === 'FYYYY'))
+  ) {
+    throw gstNeedsFinancialYear(documentType);
+  }
   return { source: pattern, documentType, legacy: false, parts };
+}
+
+function gstNeedsFinancialYear(documentType: DocumentType): PatternError {
+  return new PatternError(
+    `a ${documentType} pattern must contain {FY} or {FYYYY}: GST document numbers are unique ` +
+      `per financial year, e.g. {PREFIX}{SEP}{FY}{SEP}{SEQ:5}`,
+  );
 }
 
 /** Null when `pattern` is valid for `documentType`, otherwise the reason. */
@@ -466,4 +509,38 @@ export function numberWarnings(
     );
   }
   return warnings;
+}
+
+/** The widest number a pattern renders before its counter outgrows the padding: {SEQ:5} -> 99999. */
+export function widestNumber(parsed: ParsedPattern, ctx: RenderContext): string {
+  const seqPart = parsed.parts.find((p) => p.type === 'seq');
+  const width = seqPart?.type === 'seq' ? seqPart.width : MIN_SEQ_WIDTH;
+  return renderNumber(parsed, ctx, 10n ** BigInt(width) - 1n);
+}
+
+/**
+ * Null when a GST document type's pattern, with this prefix and separator, keeps the GST rules
+ * up to its padded width; otherwise the reason, fit for a 400. Date tokens render the same
+ * length on every date, so any date serves as the sample.
+ */
+export function gstNumberingProblem(
+  parsed: ParsedPattern,
+  ctx: Omit<RenderContext, 'fyStartMonth'>,
+): string | null {
+  const sample = widestNumber(parsed, { ...ctx, fyStartMonth: GST_FY_START_MONTH });
+  const chars = [...sample];
+  if (chars.length > GST_MAX_LENGTH) {
+    return (
+      `${sample} is ${chars.length} characters with the counter at its padded width; ` +
+      `GST rules allow at most ${GST_MAX_LENGTH} (shorten the prefix, separator or padding)`
+    );
+  }
+  const bad = [...new Set(chars.filter((ch) => !GST_ALLOWED_CHAR.test(ch)))];
+  if (bad.length > 0) {
+    return (
+      `${sample} contains ${bad.map(describeChar).join(', ')}; GST rules allow only letters, ` +
+      `digits, - and /`
+    );
+  }
+  return null;
 }

@@ -7,6 +7,9 @@ export const FIELD_STEM: Record<DocumentType, string> = {
   'demand-split': 'demandSplit',
   receipt: 'receipt',
   snag: 'snag',
+  'tax-invoice': 'taxInvoice',
+  'credit-note': 'creditNote',
+  refund: 'refund',
 };
 
 export interface DocumentNumbering {
@@ -15,7 +18,10 @@ export interface DocumentNumbering {
   pattern: string;
 }
 
-/** The 17 writable fields, as stored and as sent in a PUT. */
+/**
+ * The 26 writable fields, as stored and as sent in a PUT (the nine of the GST documents may be
+ * left out of a PUT: they keep their current values).
+ */
 export interface NumberingSettings {
   separator: string;
   active: boolean;
@@ -34,6 +40,15 @@ export interface NumberingSettings {
   snagNumberPrefix: string;
   snagNumberStarting: number;
   snagNumberPattern: string;
+  taxInvoiceNumberPrefix: string;
+  taxInvoiceNumberStarting: number;
+  taxInvoiceNumberPattern: string;
+  creditNoteNumberPrefix: string;
+  creditNoteNumberStarting: number;
+  creditNoteNumberPattern: string;
+  refundNumberPrefix: string;
+  refundNumberStarting: number;
+  refundNumberPattern: string;
 }
 
 export const SETTINGS_FIELDS: (keyof NumberingSettings)[] = [
@@ -45,6 +60,20 @@ export const SETTINGS_FIELDS: (keyof NumberingSettings)[] = [
   'separator',
   'active',
 ];
+
+/** The three fields of one document type: `receiptNumberPrefix`, `…Starting`, `…Pattern`. */
+export function documentFields(type: DocumentType): {
+  prefix: keyof NumberingSettings;
+  starting: keyof NumberingSettings;
+  pattern: keyof NumberingSettings;
+} {
+  const stem = FIELD_STEM[type];
+  return {
+    prefix: `${stem}NumberPrefix` as keyof NumberingSettings,
+    starting: `${stem}NumberStarting` as keyof NumberingSettings,
+    pattern: `${stem}NumberPattern` as keyof NumberingSettings,
+  };
+}
 
 export function documentNumbering(
   settings: NumberingSettings,

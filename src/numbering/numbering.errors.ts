@@ -33,3 +33,12 @@ export const NUMBERING_PARENT_REQUIRED = defineProblem({
     `The ${type} pattern "${pattern}" uses {PARENT}: such numbers are issued with their parent document, not on their own.`,
   example: ['demand', '{PARENT}{SEP}{SEQ:2}'],
 });
+
+/** A GST document's number would exceed the 16 characters GST rules allow (the counter grew). */
+export const NUMBER_TOO_LONG = defineProblem({
+  status: 409,
+  code: 'NUMBER_TOO_LONG',
+  detail: (type: string, number: string, max: number) =>
+    `The next ${type} number, ${number}, is ${[...number].length} characters; GST rules allow at most ${max}. Nothing was created: change the ${type} prefix or pattern (a new financial year restarts the counter).`,
+  example: ['tax-invoice', 'INVC/26-27/100000', 16],
+});

@@ -7,6 +7,7 @@ import {
   NUMBER_ISSUED_WITH_DOCUMENT,
   NUMBERING_EXHAUSTED,
   NUMBERING_PARENT_REQUIRED,
+  NUMBER_TOO_LONG,
 } from './numbering.errors';
 import { TenantContext } from '@/common/tenant-context';
 import { documentNumbering, DocumentNumbering, NumberingSettings } from './numbering-settings';
@@ -15,6 +16,9 @@ import {
   DEFAULT_NUMBERING,
   DocumentType,
   EXTERNAL_DOCUMENT_TYPES,
+  fyStartMonthFor,
+  GST_MAX_LENGTH,
+  isGstDocumentType,
   ParsedPattern,
   numberWarnings,
   parsePattern,
@@ -78,6 +82,12 @@ export class NumberingService {
     return this.allocate(tenant, type, request);
   }
 
+  /**
+   * The next number of a series, inside the caller's transaction: call it in the transaction
+   * that writes the document (as receipts, and tax invoices, credit notes and refunds must), so a
+   * rolled-back document consumes no number and the series stays gap-free. Allocate as late in
+   * the transaction as possible: the counter row stays locked until commit.
+   */
   async allocate(
     tenant: TenantContext,
     type: DocumentType,
@@ -119,6 +129,10 @@ export class NumberingService {
         }),
       );
       const number = renderNumber(scheme.parsed, ctx, BigInt(rows[0].value));
+      // Thrown before the claim; the caller's rollback takes the counter back, so nothing is used.
+      if (isGstDocumentType(type) && [...number].length > GST_MAX_LENGTH) {
+        throw NUMBER_TOO_LONG.error(type, number, GST_MAX_LENGTH);
+      }
       const issued = await em.query<unknown[]>(
         CLAIM_NUMBER_SQL,
         claimNumberParams({ tenantId: tenant.tenantId, documentType: type, number }),
@@ -213,7 +227,7 @@ export function numberRenderContext(
     prefix: scheme.numbering.prefix,
     separator: scheme.separator,
     date: request.date ?? today,
-    fyStartMonth: tenant.fyStartMonth,
+    fyStartMonth: fyStartMonthFor(scheme.parsed.documentType, tenant.fyStartMonth),
     parent: request.parent,
   };
 }

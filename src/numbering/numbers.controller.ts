@@ -25,7 +25,7 @@ export class NumbersController {
   @Route({
     summary: 'Issue one number for a document kept elsewhere (for example a snag).',
     description:
-      "Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.",
+      "Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits, receipts, tax invoices, credit notes and refunds come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free.",
     scopes: ['receipts:write'],
     problems: [400, UNKNOWN_DOCUMENT_TYPE, NUMBER_ISSUED_WITH_DOCUMENT, NUMBERING_EXHAUSTED],
     idempotent: true,

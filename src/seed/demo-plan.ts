@@ -75,7 +75,7 @@ export interface PlanScheme {
   starting: number;
 }
 
-type PlannedType = Exclude<DocumentType, 'snag'>;
+type PlannedType = Extract<DocumentType, 'booking' | 'demand' | 'demand-split' | 'receipt'>;
 
 export interface PlanInput {
   seed: number;

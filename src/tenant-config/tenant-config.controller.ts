@@ -11,7 +11,7 @@ import {
   ConfigurationVersion,
   TenantConfigurationView,
 } from './dto/tenant-configuration.view';
-import { CONFIGURATION_CHANGED } from './tenant-config.errors';
+import { CONFIGURATION_CHANGED, NUMBER_SERIES_IN_USE } from './tenant-config.errors';
 import { TenantConfigService } from './tenant-config.service';
 
 const ETAG_HEADER = etagHeader('configuration');
@@ -37,9 +37,9 @@ export class TenantConfigController {
   @Route({
     summary: 'Replace the numbering configuration.',
     description:
-      'All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.',
+      'The seventeen writable fields of the bookings, demands, splits, receipts and snags are required; the nine of the GST documents (taxInvoiceNumber…, creditNoteNumber…, refundNumber…) are optional and keep their current values when left out. id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. A GST document pattern must contain {FY} or {FYYYY}, no {PARENT}, and with its counter at its padded width render at most 16 letters, digits, - and / (else 400). Their series are gap-free: raising a Starting above a counter already used is 409 NUMBER_SERIES_IN_USE. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history.',
     scopes: ['tenant-config:write'],
-    problems: [CONFIGURATION_CHANGED],
+    problems: [CONFIGURATION_CHANGED, NUMBER_SERIES_IN_USE],
   })
   @ApiIfMatch()
   @ApiOkResponse({ type: TenantConfigurationView, headers: ETAG_HEADER })
@@ -70,7 +70,7 @@ export class TenantConfigController {
     summary:
       'Preview a candidate configuration: the next number per document type today, and warnings.',
     description:
-      'Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.',
+      'Stores nothing and consumes no number. GST document fields left out take their current values. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -; for the GST documents (tax-invoice, credit-note, refund) those rules are validated as on PUT (400).',
     scopes: ['tenant-config:read'],
     replicaRead: true,
   })

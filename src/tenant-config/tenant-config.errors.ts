@@ -16,3 +16,12 @@ export const CONFIGURATION_NOT_FOUND = defineProblem({
   detail: () => 'This tenant has no configuration.',
   example: [],
 });
+
+/** A raised Starting of a gap-free GST series that would skip numbers of a counter in use. */
+export const NUMBER_SERIES_IN_USE = defineProblem({
+  status: 409,
+  code: 'NUMBER_SERIES_IN_USE',
+  detail: (field: string, starting: number, series: string, next: string) =>
+    `${field} ${starting} would move the series ${series} forward from ${next}, leaving a gap; its numbers must stay consecutive. Keep ${field} at most ${next}.`,
+  example: ['taxInvoiceNumberStarting', 500, 'INV/26-27/{SEQ}', '4'],
+});

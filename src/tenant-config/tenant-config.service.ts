@@ -5,8 +5,15 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { TenantContext } from '@/common/tenant-context';
-import { DEFAULT_NUMBERING, DOCUMENT_TYPES } from '@/numbering/number-pattern';
-import { formatLocalDate } from '@/common/dates/local-date';
+import {
+  DEFAULT_NUMBERING,
+  DOCUMENT_TYPES,
+  GST_DOCUMENT_TYPES,
+  gstNumberingProblem,
+  parsePattern,
+} from '@/numbering/number-pattern';
+import { formatLocalDate, LocalDate } from '@/common/dates/local-date';
+import { AppError, FieldError } from '@/common/app-error';
 import { NumberingService } from '@/numbering/numbering.service';
 import { TenantConfigurationInput } from './dto/tenant-configuration.request';
 import {
@@ -14,9 +21,19 @@ import {
   ConfigurationVersion,
   TenantConfigurationView,
 } from './dto/tenant-configuration.view';
-import { CONFIGURATION_CHANGED, CONFIGURATION_NOT_FOUND } from './tenant-config.errors';
-import { RAISE_COUNTER_SQL, raiseCounterParams } from './tenant-config.sql';
 import {
+  CONFIGURATION_CHANGED,
+  CONFIGURATION_NOT_FOUND,
+  NUMBER_SERIES_IN_USE,
+} from './tenant-config.errors';
+import {
+  COUNTER_BELOW_STARTING_SQL,
+  CounterBelowStartingRow,
+  RAISE_COUNTER_SQL,
+  raiseCounterParams,
+} from './tenant-config.sql';
+import {
+  documentFields,
   FIELD_STEM,
   NumberingSettings,
   pickSettings,
@@ -55,6 +72,42 @@ function toView(c: TenantConfiguration): TenantConfigurationView {
   };
 }
 
+/** The body's settings; the GST documents' fields it leaves out keep their `current` values. */
+function mergeSettings(
+  current: NumberingSettings,
+  input: TenantConfigurationInput,
+): NumberingSettings {
+  const body = input as unknown as Partial<NumberingSettings>;
+  return Object.fromEntries(
+    SETTINGS_FIELDS.map((f) => [f, body[f] === undefined ? current[f] : body[f]]),
+  ) as unknown as NumberingSettings;
+}
+
+/**
+ * The GST documents' patterns must keep the GST rules up to their padded width with their prefix
+ * and separator (400). Checked when one of those changes, so a tenant whose separator predates the
+ * GST series can still change other fields.
+ */
+function checkGstNumbering(
+  current: NumberingSettings,
+  next: NumberingSettings,
+  date: LocalDate,
+): void {
+  const errors: FieldError[] = [];
+  for (const type of GST_DOCUMENT_TYPES) {
+    const fields = documentFields(type);
+    const shaping = [fields.prefix, fields.pattern, 'separator'] as const;
+    if (shaping.every((f) => current[f] === next[f])) continue;
+    const problem = gstNumberingProblem(parsePattern(next[fields.pattern] as string, type), {
+      prefix: next[fields.prefix] as string,
+      separator: next.separator,
+      date,
+    });
+    if (problem) errors.push({ field: fields.pattern, message: `${fields.pattern}: ${problem}` });
+  }
+  if (errors.length > 0) throw AppError.validation(errors);
+}
+
 @Injectable()
 export class TenantConfigService {
   constructor(
@@ -84,13 +137,15 @@ export class TenantConfigService {
     if (!ifMatchAllows(ifMatch, etagOf(before))) {
       throw CONFIGURATION_CHANGED.error();
     }
-    const next = pickSettings(input);
+    const next = mergeSettings(pickSettings(current), input);
+    checkGstNumbering(current, next, this.clock.todayFields(tenant));
     const changes = SETTINGS_FIELDS.filter((f) => current[f] !== next[f]).map((field) => ({
       field,
       from: current[field],
       to: next[field],
     }));
     if (changes.length === 0) return { view: before, etag: etagOf(before) };
+    if (next.active) await this.refuseGappedGstSeries(tenant, current, next);
 
     Object.assign(current, next, {
       version: current.version + 1,
@@ -128,6 +183,32 @@ export class TenantConfigService {
     }
   }
 
+  /**
+   * Raising a GST series' Starting above a counter in use would skip numbers: 409. Checked when
+   * the Starting changes or the configuration becomes active (an inactive one numbered with the
+   * defaults, whose counters the stored Starting would move).
+   */
+  private async refuseGappedGstSeries(
+    tenant: TenantContext,
+    current: NumberingSettings,
+    next: NumberingSettings,
+  ): Promise<void> {
+    for (const type of GST_DOCUMENT_TYPES) {
+      const field = documentFields(type).starting;
+      if (current[field] === next[field] && current.active) continue;
+      const starting = next[field] as number;
+      const [row] = await this.txHost.tx.query<CounterBelowStartingRow[]>(
+        COUNTER_BELOW_STARTING_SQL,
+        raiseCounterParams({
+          tenantId: tenant.tenantId,
+          documentType: type,
+          starting: String(starting),
+        }),
+      );
+      if (row) throw NUMBER_SERIES_IN_USE.error(field, starting, row.counterKey, row.nextValue);
+    }
+  }
+
   async history(tenant: TenantContext): Promise<ConfigurationVersion[]> {
     const rows = await this.txHost.tx
       .getRepository(TenantConfigurationHistory)
@@ -146,8 +227,10 @@ export class TenantConfigService {
     tenant: TenantContext,
     input: TenantConfigurationInput,
   ): Promise<ConfigurationPreview> {
-    const candidate = pickSettings(input);
+    const current = pickSettings(await this.load(tenant.tenantId, { forUpdate: false }));
+    const candidate = mergeSettings(current, input);
     const today = this.clock.todayFields(tenant);
+    checkGstNumbering(current, candidate, today);
     const documents: ConfigurationPreview['documents'] = [];
     const nextOf: Partial<Record<string, string>> = {};
     for (const type of DOCUMENT_TYPES) {

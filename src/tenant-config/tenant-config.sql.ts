@@ -16,3 +16,16 @@ export const raiseCounterParams = (p: {
   /** The new Starting, as integer text. */
   starting: string;
 }): unknown[] => [p.tenantId, p.documentType, p.starting];
+
+/**
+ * The counter of a document type that a Starting would move forward (its next value below it),
+ * if any. Params: raiseCounterParams.
+ */
+export const COUNTER_BELOW_STARTING_SQL = `SELECT counter_key AS "counterKey", next_value::text AS "nextValue" FROM number_counters
+          WHERE tenant_id = $1 AND document_type = $2 AND next_value < $3::bigint
+          ORDER BY next_value, counter_key LIMIT 1`;
+
+export interface CounterBelowStartingRow {
+  counterKey: string;
+  nextValue: string;
+}

@@ -1,5 +1,6 @@
 import { Column, Entity, ForeignKey, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Tenant } from '@/http/tenancy/tenant.entity';
+import { DEFAULT_PATTERN } from '@/numbering/number-pattern';
 
 const bigintAsNumber = {
   to: (value: number) => value,
@@ -68,6 +69,49 @@ export class TenantConfiguration {
 
   @Column({ name: 'snag_number_pattern', type: 'text' })
   snagNumberPattern: string;
+
+  // GST documents (migrations/1765620000000-GstDocumentNumbers.ts): defaults for existing tenants.
+  @Column({ name: 'tax_invoice_number_prefix', type: 'text', default: 'INV' })
+  taxInvoiceNumberPrefix: string;
+
+  @Column({
+    name: 'tax_invoice_number_starting',
+    type: 'bigint',
+    default: 1,
+    transformer: bigintAsNumber,
+  })
+  taxInvoiceNumberStarting: number;
+
+  @Column({ name: 'tax_invoice_number_pattern', type: 'text', default: DEFAULT_PATTERN })
+  taxInvoiceNumberPattern: string;
+
+  @Column({ name: 'credit_note_number_prefix', type: 'text', default: 'CRN' })
+  creditNoteNumberPrefix: string;
+
+  @Column({
+    name: 'credit_note_number_starting',
+    type: 'bigint',
+    default: 1,
+    transformer: bigintAsNumber,
+  })
+  creditNoteNumberStarting: number;
+
+  @Column({ name: 'credit_note_number_pattern', type: 'text', default: DEFAULT_PATTERN })
+  creditNoteNumberPattern: string;
+
+  @Column({ name: 'refund_number_prefix', type: 'text', default: 'RFD' })
+  refundNumberPrefix: string;
+
+  @Column({
+    name: 'refund_number_starting',
+    type: 'bigint',
+    default: 1,
+    transformer: bigintAsNumber,
+  })
+  refundNumberStarting: number;
+
+  @Column({ name: 'refund_number_pattern', type: 'text', default: DEFAULT_PATTERN })
+  refundNumberPattern: string;
 
   @Column({ type: 'text' })
   separator: string;

@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Issue one number for a document kept elsewhere (for example a snag).
-         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits and receipts come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free. Errors: 400 VALIDATION_FAILED, 400 UNKNOWN_DOCUMENT_TYPE, 400 NUMBER_ISSUED_WITH_DOCUMENT, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Consumes the next number of the tenant's configured series for a document kept outside this service (today: `snag`). Numbers of bookings, demands, splits, receipts, tax invoices, credit notes and refunds come only with those documents, so asking for one here is 400 `NUMBER_ISSUED_WITH_DOCUMENT` and their series stay gap-free. Errors: 400 VALIDATION_FAILED, 400 UNKNOWN_DOCUMENT_TYPE, 400 NUMBER_ISSUED_WITH_DOCUMENT, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["NumbersController_issue"];
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         get: operations["TenantConfigController_get"];
         /**
          * Replace the numbering configuration.
-         * @description All seventeen writable fields are required; id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history. Errors: 412 CONFIGURATION_CHANGED.
+         * @description The seventeen writable fields of the bookings, demands, splits, receipts and snags are required; the nine of the GST documents (taxInvoiceNumber…, creditNoteNumber…, refundNumber…) are optional and keep their current values when left out. id, created, createdBy, modified and lastModifiedBy are read-only and ignored, so a GET response can be sent back. Unknown fields are refused. A GST document pattern must contain {FY} or {FYYYY}, no {PARENT}, and with its counter at its padded width render at most 16 letters, digits, - and / (else 400). Their series are gap-free: raising a Starting above a counter already used is 409 NUMBER_SERIES_IN_USE. Send If-Match with the ETag of a GET to avoid overwriting a concurrent change (412). Every replacement is kept in the history. Errors: 412 CONFIGURATION_CHANGED, 409 NUMBER_SERIES_IN_USE.
          */
         put: operations["TenantConfigController_replace"];
         post?: never;
@@ -139,7 +139,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a candidate configuration: the next number per document type today, and warnings.
-         * @description Stores nothing and consumes no number. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -.
+         * @description Stores nothing and consumes no number. GST document fields left out take their current values. Warnings cover the 16-character GST limit, characters outside letters, digits, - and /, and leading 0, / or -; for the GST documents (tax-invoice, credit-note, refund) those rules are validated as on PUT (400).
          */
         post: operations["TenantConfigController_preview"];
         delete?: never;
@@ -1098,7 +1098,7 @@ export interface components {
              * @example snag
              * @enum {string}
              */
-            documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag";
+            documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag" | "tax-invoice" | "credit-note" | "refund";
             /**
              * @description The number issued; never issued again.
              * @example SNG/26-27/00007
@@ -1209,6 +1209,51 @@ export interface components {
              * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
              */
             snagNumberPattern: string;
+            /**
+             * @description Prefix of tax invoice numbers ({PREFIX}).
+             * @example INV
+             */
+            taxInvoiceNumberPrefix: string;
+            /**
+             * @description First sequence value of a new tax invoice counter.
+             * @example 1
+             */
+            taxInvoiceNumberStarting: number;
+            /**
+             * @description Pattern of tax invoice numbers (financial year April to March).
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            taxInvoiceNumberPattern: string;
+            /**
+             * @description Prefix of credit note numbers ({PREFIX}).
+             * @example CRN
+             */
+            creditNoteNumberPrefix: string;
+            /**
+             * @description First sequence value of a new credit note counter.
+             * @example 1
+             */
+            creditNoteNumberStarting: number;
+            /**
+             * @description Pattern of credit note numbers (financial year April to March).
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            creditNoteNumberPattern: string;
+            /**
+             * @description Prefix of refund numbers ({PREFIX}).
+             * @example RFD
+             */
+            refundNumberPrefix: string;
+            /**
+             * @description First sequence value of a new refund counter.
+             * @example 1
+             */
+            refundNumberStarting: number;
+            /**
+             * @description Pattern of refund numbers (financial year April to March).
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            refundNumberPattern: string;
             /**
              * @description Separator between number parts ({SEP}).
              * @example /
@@ -1325,6 +1370,51 @@ export interface components {
              */
             snagNumberPattern: string;
             /**
+             * @description Prefix of tax invoice numbers ({PREFIX}); at most 20 characters, no braces. Optional: left out, it keeps its current value.
+             * @example INV
+             */
+            taxInvoiceNumberPrefix?: string;
+            /**
+             * @description First sequence value of a new tax invoice counter. Lowering it never rewinds; raising it above a counter already used is 409 NUMBER_SERIES_IN_USE (the series is gap-free). Optional: left out, it keeps its current value.
+             * @example 1
+             */
+            taxInvoiceNumberStarting?: number;
+            /**
+             * @description Pattern of tax invoice numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}; {SEQ} exactly once and {FY} or {FYYYY} (financial year April to March). With the counter at its padded width ({SEQ:5}: 99999) the number must keep to 16 letters, digits, - and /. Optional: left out, it keeps its current value.
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            taxInvoiceNumberPattern?: string;
+            /**
+             * @description Prefix of credit note numbers ({PREFIX}); at most 20 characters, no braces. Optional: left out, it keeps its current value.
+             * @example CRN
+             */
+            creditNoteNumberPrefix?: string;
+            /**
+             * @description First sequence value of a new credit note counter. Lowering it never rewinds; raising it above a counter already used is 409 NUMBER_SERIES_IN_USE (the series is gap-free). Optional: left out, it keeps its current value.
+             * @example 1
+             */
+            creditNoteNumberStarting?: number;
+            /**
+             * @description Pattern of credit note numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}; {SEQ} exactly once and {FY} or {FYYYY} (financial year April to March). With the counter at its padded width ({SEQ:5}: 99999) the number must keep to 16 letters, digits, - and /. Optional: left out, it keeps its current value.
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            creditNoteNumberPattern?: string;
+            /**
+             * @description Prefix of refund numbers ({PREFIX}); at most 20 characters, no braces. Optional: left out, it keeps its current value.
+             * @example RFD
+             */
+            refundNumberPrefix?: string;
+            /**
+             * @description First sequence value of a new refund counter. Lowering it never rewinds; raising it above a counter already used is 409 NUMBER_SERIES_IN_USE (the series is gap-free). Optional: left out, it keeps its current value.
+             * @example 1
+             */
+            refundNumberStarting?: number;
+            /**
+             * @description Pattern of refund numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}; {SEQ} exactly once and {FY} or {FYYYY} (financial year April to March). With the counter at its padded width ({SEQ:5}: 99999) the number must keep to 16 letters, digits, - and /. Optional: left out, it keeps its current value.
+             * @example {PREFIX}{SEP}{FY}{SEP}{SEQ:5}
+             */
+            refundNumberPattern?: string;
+            /**
              * @description Separator between number parts ({SEP}); at most 5 characters.
              * @example /
              */
@@ -1380,7 +1470,7 @@ export interface components {
              * @example receipt
              * @enum {string}
              */
-            documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag";
+            documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag" | "tax-invoice" | "credit-note" | "refund";
             /**
              * @description The number the next document dated today would get.
              * @example RCT/26-27/00043
@@ -4522,7 +4612,7 @@ export interface operations {
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
-                documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag";
+                documentType: "booking" | "demand" | "demand-split" | "receipt" | "snag" | "tax-invoice" | "credit-note" | "refund";
             };
             cookie?: never;
         };
@@ -4943,6 +5033,26 @@ export interface operations {
                      *       "detail": "The token does not grant access to this tenant.",
                      *       "instance": "/tenant/configuration",
                      *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: NUMBER_SERIES_IN_USE. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/number-series-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "taxInvoiceNumberStarting 500 would move the series INV/26-27/{SEQ} forward from 4, leaving a gap; its numbers must stay consecutive. Keep taxInvoiceNumberStarting at most 4.",
+                     *       "instance": "/tenant/configuration",
+                     *       "code": "NUMBER_SERIES_IN_USE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */

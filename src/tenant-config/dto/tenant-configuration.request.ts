@@ -10,9 +10,10 @@ import {
   MaxLength,
   Min,
   registerDecorator,
+  ValidateIf,
   ValidationArguments,
 } from 'class-validator';
-import { DocumentType, validatePattern } from '@/numbering/number-pattern';
+import { DocumentType, isGstDocumentType, validatePattern } from '@/numbering/number-pattern';
 
 const NO_BRACES = /^[^{}\p{Cc}]*$/u;
 const MAX_STARTING = 999_999_999_999;
@@ -35,14 +36,33 @@ function IsNumberPattern(type: DocumentType) {
     });
 }
 
-function Prefix(example: string, what: string) {
+/** The GST documents' fields may be left out of a PUT: they keep their current values. */
+const KEPT_WHEN_OMITTED = ' Optional: left out, it keeps its current value.';
+
+/** Required, or (for a GST document's field) optional, documented accordingly. */
+function presence(optional: boolean, property: Parameters<typeof ApiProperty>[0] & object) {
   return (target: object, key: string) => {
-    ApiProperty({
+    if (optional) {
+      ApiPropertyOptional({
+        ...property,
+        description: `${property.description ?? ''}${KEPT_WHEN_OMITTED}`,
+      })(target, key);
+      // Not IsOptional: a null is refused rather than stored.
+      ValidateIf((_object, value) => value !== undefined)(target, key);
+    } else {
+      ApiProperty(property)(target, key);
+      IsDefined()(target, key);
+    }
+  };
+}
+
+function Prefix(example: string, what: string, optional = false) {
+  return (target: object, key: string) => {
+    presence(optional, {
       description: `Prefix of ${what} numbers ({PREFIX}); at most 20 characters, no braces.`,
       example,
       maxLength: 20,
     })(target, key);
-    IsDefined()(target, key);
     IsString()(target, key);
     MaxLength(20)(target, key);
     Matches(NO_BRACES, { message: `${key} must not contain braces or control characters` })(
@@ -52,16 +72,17 @@ function Prefix(example: string, what: string) {
   };
 }
 
-function Starting(what: string) {
+function Starting(what: string, optional = false) {
   return (target: object, key: string) => {
-    ApiProperty({
-      description: `First sequence value of a new ${what} counter. Raising it moves existing counters forward; lowering it never rewinds.`,
+    presence(optional, {
+      description: optional
+        ? `First sequence value of a new ${what} counter. Lowering it never rewinds; raising it above a counter already used is 409 NUMBER_SERIES_IN_USE (the series is gap-free).`
+        : `First sequence value of a new ${what} counter. Raising it moves existing counters forward; lowering it never rewinds.`,
       type: 'integer',
       example: 1,
       minimum: 0,
       maximum: MAX_STARTING,
     })(target, key);
-    IsDefined()(target, key);
     IsInt()(target, key);
     Min(0)(target, key);
     Max(MAX_STARTING)(target, key);
@@ -69,15 +90,17 @@ function Starting(what: string) {
 }
 
 function Pattern(type: DocumentType, what: string, example = '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}') {
+  const gst = isGstDocumentType(type);
   return (target: object, key: string) => {
-    ApiProperty({
-      description: `Pattern of ${what} numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}${
-        type === 'demand' || type === 'demand-split' ? ' {PARENT}' : ''
-      }; {SEQ} exactly once. The legacy form 00000 / ##### means {PREFIX}{SEP}{SEQ:5}.`,
+    presence(gst, {
+      description: gst
+        ? `Pattern of ${what} numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}; {SEQ} exactly once and {FY} or {FYYYY} (financial year April to March). With the counter at its padded width ({SEQ:5}: 99999) the number must keep to 16 letters, digits, - and /.`
+        : `Pattern of ${what} numbers: tokens {PREFIX} {SEP} {YYYY} {YY} {MM} {DD} {FY} {FYYYY} {SEQ} / {SEQ:n}${
+            type === 'demand' || type === 'demand-split' ? ' {PARENT}' : ''
+          }; {SEQ} exactly once. The legacy form 00000 / ##### means {PREFIX}{SEP}{SEQ:5}.`,
       example,
       maxLength: 64,
     })(target, key);
-    IsDefined()(target, key);
     IsString()(target, key);
     IsNumberPattern(type)(target, key);
   };
@@ -85,7 +108,9 @@ function Pattern(type: DocumentType, what: string, example = '{PREFIX}{SEP}{FY}{
 
 /**
  * Body of PUT /tenant/configuration and POST /tenant/configuration/preview. The five read-only
- * fields may be sent back as received and are ignored; the other seventeen are required.
+ * fields may be sent back as received and are ignored; the nine of the GST documents (tax
+ * invoice, credit note, refund) may be left out and keep their values; the other seventeen are
+ * required.
  */
 export class TenantConfigurationInput {
   @ApiPropertyOptional({
@@ -180,6 +205,33 @@ export class TenantConfigurationInput {
 
   @Pattern('snag', 'snag')
   snagNumberPattern: string;
+
+  @Prefix('INV', 'tax invoice', true)
+  taxInvoiceNumberPrefix?: string;
+
+  @Starting('tax invoice', true)
+  taxInvoiceNumberStarting?: number;
+
+  @Pattern('tax-invoice', 'tax invoice')
+  taxInvoiceNumberPattern?: string;
+
+  @Prefix('CRN', 'credit note', true)
+  creditNoteNumberPrefix?: string;
+
+  @Starting('credit note', true)
+  creditNoteNumberStarting?: number;
+
+  @Pattern('credit-note', 'credit note')
+  creditNoteNumberPattern?: string;
+
+  @Prefix('RFD', 'refund', true)
+  refundNumberPrefix?: string;
+
+  @Starting('refund', true)
+  refundNumberStarting?: number;
+
+  @Pattern('refund', 'refund')
+  refundNumberPattern?: string;
 
   @ApiProperty({
     description: 'Separator between number parts ({SEP}); at most 5 characters.',

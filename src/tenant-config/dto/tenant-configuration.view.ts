@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ConfigurationValue } from '../tenant-configuration-history.entity';
+import { DOCUMENT_TYPES } from '@/numbering/number-pattern';
 
-/** The stored configuration: the interface document's 22 fields. */
+/** The stored configuration: the interface document's 22 fields and the GST documents' nine. */
 export class TenantConfigurationView {
   @ApiProperty({
     description: 'Configuration identifier.',
@@ -93,6 +94,45 @@ export class TenantConfigurationView {
     example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
   })
   snagNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of tax invoice numbers ({PREFIX}).', example: 'INV' })
+  taxInvoiceNumberPrefix: string;
+  @ApiProperty({
+    description: 'First sequence value of a new tax invoice counter.',
+    type: 'integer',
+    example: 1,
+  })
+  taxInvoiceNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of tax invoice numbers (financial year April to March).',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  taxInvoiceNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of credit note numbers ({PREFIX}).', example: 'CRN' })
+  creditNoteNumberPrefix: string;
+  @ApiProperty({
+    description: 'First sequence value of a new credit note counter.',
+    type: 'integer',
+    example: 1,
+  })
+  creditNoteNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of credit note numbers (financial year April to March).',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  creditNoteNumberPattern: string;
+  @ApiProperty({ description: 'Prefix of refund numbers ({PREFIX}).', example: 'RFD' })
+  refundNumberPrefix: string;
+  @ApiProperty({
+    description: 'First sequence value of a new refund counter.',
+    type: 'integer',
+    example: 1,
+  })
+  refundNumberStarting: number;
+  @ApiProperty({
+    description: 'Pattern of refund numbers (financial year April to March).',
+    example: '{PREFIX}{SEP}{FY}{SEP}{SEQ:5}',
+  })
+  refundNumberPattern: string;
   @ApiProperty({ description: 'Separator between number parts ({SEP}).', example: '/' })
   separator: string;
   @ApiProperty({ description: 'False: numbering uses the built-in default scheme.', example: true })
@@ -141,7 +181,7 @@ export class NumberPreview {
   @ApiProperty({
     description: 'The document type.',
     example: 'receipt',
-    enum: ['booking', 'demand', 'demand-split', 'receipt', 'snag'],
+    enum: DOCUMENT_TYPES,
   })
   documentType: string;
   @ApiProperty({
