@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const BANK_EVENTS = ['bank-account.created', 'bank-statement.imported'];
 
 /**
- * Bank accounts and imported statements (docs/bank.md; CONTRACT §11.1).
+ * Bank accounts and imported statements (docs/bank.md).
  *
  * - `bank_accounts`: the tenant's accounts; `account_number` stored without spaces and hyphens,
  *   unique per tenant. `last_line_sequence` numbers the account's lines: an import takes the

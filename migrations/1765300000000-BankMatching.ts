@@ -9,7 +9,7 @@ const MATCH_EVENTS = [
 ];
 
 /**
- * Matching statement lines to receipts, and realisation (docs/bank.md; CONTRACT §11.2).
+ * Matching statement lines to receipts, and realisation (docs/bank.md).
  *
  * - `bank_reference_key(text)`: a receipt's `transaction_ref` as compared with a line's UTR,
  *   cheque number or bank reference (upper case, a leading `UTR`/`RRN`/`CHQ`/`NO` label and

@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `bank_lines.amount_paise`: the amount in paise as bigint, computed by the database, and the
  * open-credit index on it instead of on `amount`.
  *
- * Recording a receipt looks up the tenant's UNMATCHED credit lines of its amount (CONTRACT §11.2).
+ * Recording a receipt looks up the tenant's UNMATCHED credit lines of its amount (docs/bank.md).
  * The application role reads under row-level security, where only leakproof operators may be
  * used before the policy's own condition; `numeric = numeric` is not leakproof, `bigint = bigint`
  * is. On `amount` the lookup read every line of the tenant (a scan, 7 ms at 4,300 lines and

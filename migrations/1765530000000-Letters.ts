@@ -11,7 +11,7 @@ const LETTER_EVENTS = [
 const TENANT_ONLY = `tenant_id = (SELECT NULLIF(current_setting('app.tenant_id', true), '')::uuid)`;
 
 /**
- * Demand letters and reminders (docs/letters.md; CONTRACT §12).
+ * Demand letters and reminders (docs/letters.md).
  *
  * - `bookings.agreement_value`: the agreement's value (optional, > 0); a letter carries the TDS
  *   note from 50,00,000 up.

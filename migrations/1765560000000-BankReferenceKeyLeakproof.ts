@@ -9,7 +9,7 @@ const BODY = `SELECT ltrim(regexp_replace(
  * migrations run as a superuser (only a superuser may declare a function leakproof; otherwise
  * nothing changes and matching hashes the tenant's open receipts as before).
  *
- * Matching (CONTRACT §11.2) finds a line's receipts by `bank_reference_key(transaction_ref) =
+ * Matching (docs/bank.md) finds a line's receipts by `bank_reference_key(transaction_ref) =
  * key`. Under row-level security a join condition may be pushed into an index scan only if it is
  * leakproof, and PostgreSQL inlined this SQL function into its body, whose upper and
  * regexp_replace are not declared so: each matching run hashed every open receipt of the tenant

@@ -4,7 +4,7 @@ const OPEN = `status = 'ACTIVE' AND bank_line_id IS NULL`;
 
 /**
  * Rule AMOUNT_DATE's look-up of a tenant's open receipts by amount through an index under
- * row-level security (docs/bank.md; CONTRACT §11.2).
+ * row-level security (docs/bank.md).
  *
  * Matching joined `receipts.amount = line.amount`. `numeric =` is not leakproof, so under the
  * policy PostgreSQL may not push it into an index scan: each import hashed the receipts of the

@@ -49,7 +49,7 @@ type Receipt = ReceiptView & { realisedOn: string | null; bankLine: string | nul
 const utr = () =>
   `SBINN${String(randomInt(1e9)).padStart(9, '0')}${randomInt(1e8)}`.padEnd(22, '7');
 
-/** Matching and realisation (CONTRACT §11.2; docs/bank.md "Matching"). */
+/** Matching and realisation (docs/bank.md "Matching"). */
 describe('bank matching and realisation', () => {
   let t: TestApp;
 

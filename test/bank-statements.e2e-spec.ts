@@ -65,7 +65,7 @@ interface LineView {
   suggestions: unknown[];
 }
 
-/** Bank accounts and statement import (CONTRACT §11.1, §11.3; docs/bank.md). */
+/** Bank accounts and statement import (docs/bank.md). */
 describe('bank accounts and statement import', () => {
   let t: TestApp;
   let db: DataSource;

@@ -34,7 +34,7 @@ interface Letter {
   tdsNote: string | null;
 }
 
-/** Demand letters, reminders and collection holds (CONTRACT §12, docs/letters.md). */
+/** Demand letters, reminders and collection holds (docs/letters.md, docs/letters.md). */
 describe('letters and reminders', () => {
   let t: TestApp;
 

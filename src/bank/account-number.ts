@@ -1,5 +1,5 @@
 /**
- * Bank account numbers (CONTRACT §11.1): Indian account numbers and IBANs, 6 to 34 letters and
+ * Bank account numbers (docs/bank.md): Indian account numbers and IBANs, 6 to 34 letters and
  * digits, stored without spaces and hyphens (upper case), and shown masked everywhere but their
  * last four characters.
  */
@@ -20,7 +20,7 @@ export function maskAccountNumber(accountNumber: string): string {
 /**
  * The error with the account number masked wherever the log would show it (the failed query's
  * parameters, PostgreSQL's message and "Failing row contains" detail): numbers are masked in
- * every log too (CONTRACT §11.1).
+ * every log too (docs/bank.md).
  */
 export function maskAccountNumberIn(error: unknown, accountNumber: string): unknown {
   const masked = maskAccountNumber(accountNumber);

@@ -75,7 +75,7 @@ export interface MatchRunOptions {
 const VIEWS_PER_QUERY = 500;
 
 /**
- * Matching statement lines to receipts (CONTRACT §11.2; bank-matching.sql.ts): the set-based run
+ * Matching statement lines to receipts (bank-matching.sql.ts): the set-based run
  * that imports, rematches and new receipts start, and the manual match, unmatch and ignore. Every
  * write is in the request's transaction; lines are locked before receipts, receipts in id order
  * (as cancelling one finds it: a realised receipt is never cancelled).

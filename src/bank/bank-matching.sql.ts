@@ -1,5 +1,5 @@
 /**
- * Matching statement lines to receipts (CONTRACT §11.2; docs/bank.md "Matching"), set-based: one
+ * Matching statement lines to receipts (docs/bank.md "Matching"), set-based: one
  * statement locks the receipts a set of lines may match by reference, one more decides every
  * line of the set at once (rules REFERENCE, GROUP, AMOUNT_DATE), writes the matches, realises the
  * receipts, rewrites the lines' statuses and suggestions and their history. Then the manual

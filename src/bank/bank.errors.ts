@@ -70,7 +70,7 @@ export const STATEMENT_CURRENCY_MISMATCH = defineProblem({
   example: ['Stmt[1]/Ntry[4]/Amt', 'USD', 'INR'],
 });
 
-/** A manual match whose receipts do not add up to the line (CONTRACT §11.2). */
+/** A manual match whose receipts do not add up to the line (docs/bank.md). */
 export const MATCH_AMOUNT_MISMATCH = defineProblem({
   status: 422,
   code: 'MATCH_AMOUNT_MISMATCH',

@@ -70,7 +70,7 @@ export const emptyColumns = (): LineColumns => ({
 });
 
 /**
- * POST /bank-accounts/{id}/statements (docs/bank.md; CONTRACT §11.1). One transaction:
+ * POST /bank-accounts/{id}/statements (docs/bank.md). One transaction:
  *
  * 1. The file's SHA-256: the same file again is answered with its first import (200), at once.
  * 2. The text (UTF-8, else Windows-1252) and its format (asked, else detected).
@@ -143,7 +143,7 @@ export class StatementImportService {
         throw unreadable('the file', `the balance ${balance} has more than 16 digits`);
       }
     }
-    // Matching (CONTRACT §11.2) over this import's new lines, in one set-based run; only
+    // Matching (docs/bank.md) over this import's new lines, in one set-based run; only
     // accounts in the tenant's currency are matched (the others' lines stay UNMATCHED).
     const counts =
       account.currency === tenant.currency

@@ -37,7 +37,7 @@ const HAS_RECEIPTS = { demand: DEMAND_HAS_RECEIPTS, booking: BOOKING_HAS_RECEIPT
 /**
  * Cancels demands and bookings, cascading down in one transaction: a cancelled record keeps its
  * number, stays readable and takes nothing new; a cancel is refused while ACTIVE receipts remain
- * (README.md, "The finance desk"). It sits above bookings, demands and receipts because a cancel
+ * (docs/api.md). It sits above bookings, demands and receipts because a cancel
  * reads and changes all three.
  *
  * Lock order, shared with every other writer: booking, then the demand splits (by id), then the

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's `COPY ... (FORMAT csv)` ends rows with LF; the export's CSV ends them with CRLF
- * (RFC 4180, CONTRACT §7.2). A LF inside a quoted cell is data and stays as it is, so the
+ * (RFC 4180). A LF inside a quoted cell is data and stays as it is, so the
  * conversion follows the quoting across chunks: a quote toggles "inside a cell", which also
  * reads a doubled quote ("") right (out and back in).
  */

@@ -297,7 +297,7 @@ async function* cursorRows(
   await done();
 }
 
-/** The byte order mark and the header row, before the first row (CONTRACT §7.2). */
+/** The byte order mark and the header row, before the first row (docs/api.md). */
 const CSV_START = Buffer.from(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`, 'utf8');
 
 /**

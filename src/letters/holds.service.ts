@@ -40,7 +40,7 @@ function holdView(row: HoldRow): CollectionHoldView {
 }
 
 /**
- * Collection holds (CONTRACT §12.2): a hold covering asOf keeps a booking's reminders from being
+ * Collection holds (docs/letters.md): a hold covering asOf keeps a booking's reminders from being
  * due. A booking has at most one active hold; its holds are created and ended one at a time
  * (a lock on the booking's key until commit).
  */

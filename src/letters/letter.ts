@@ -1,5 +1,5 @@
 /**
- * A demand letter's figures (CONTRACT §12.1), pure: from what each split of the booking owes at
+ * A demand letter's figures (docs/letters.md), pure: from what each split of the booking owes at
  * asOf (the ageing's definition) and the interest due, it makes the letter, so the letter of
  * GET /demands/{id}/letter and the letter in a reminder.due event are the same thing.
  */

@@ -64,7 +64,7 @@ export const replaceReminderPolicyParams = (p: {
 // Due reminders
 
 /**
- * The reminders due on asOf for the whole tenant (CONTRACT §12.2), as CTEs the due list and a run
+ * The reminders due on asOf for the whole tenant (docs/letters.md), as CTEs the due list and a run
  * share. Params ($1..$4): tenant, asOf, the default steps (jsonb, used while the tenant has no
  * policy row), the tenant's time zone.
  *

@@ -58,7 +58,7 @@ import {
   tenantParams,
 } from './letters.sql';
 
-/** Every tenant's policy until it stores one (CONTRACT §12.2). */
+/** Every tenant's policy until it stores one (docs/letters.md). */
 export const DEFAULT_REMINDER_POLICY: ReminderPolicyView = {
   enabled: true,
   steps: [
@@ -101,7 +101,7 @@ function pageNumber(
 }
 
 /**
- * Reminders (docs/letters.md, CONTRACT §12.2): the tenant's policy, the due list and runs. One
+ * Reminders (docs/letters.md): the tenant's policy, the due list and runs. One
  * statement finds the due reminders of the whole tenant (letters.sql.ts DUE_CTES, over the
  * ageing's fragments); a run records them in the same statement, and the unique key per split
  * and step keeps any step from going out twice, whatever runs at the same time. Each sent

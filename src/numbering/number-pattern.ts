@@ -42,8 +42,7 @@ export function isDocumentType(value: unknown): value is DocumentType {
 
 /**
  * Types whose documents live elsewhere: only these may be issued a bare number. The others get
- * their number with their document, so their series stay gap-free (README.md, "Document
- * numbers").
+ * their number with their document, so their series stay gap-free (docs/api.md).
  */
 export const EXTERNAL_DOCUMENT_TYPES: readonly DocumentType[] = ['snag'];
 

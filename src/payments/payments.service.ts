@@ -49,7 +49,7 @@ import {
 } from './payments.sql';
 
 /**
- * One payment over many dues (README.md, "What a buyer owes"): one receipt per split paid, all in
+ * One payment over many dues (docs/receivables.md): one receipt per split paid, all in
  * the request's transaction, each recorded by ReceiptWritesService exactly as POST /receipts
  * records one (number, split and demand amounts and statuses, search version, event).
  *

@@ -12,7 +12,7 @@ export interface RecordedReceipt {
 
 /**
  * Work a module above receipts does in the very transaction that records receipts (bank matching
- * tries the new receipts against unmatched statement lines: CONTRACT §11.2). Receipts must not
+ * tries the new receipts against unmatched statement lines: docs/bank.md). Receipts must not
  * depend on those modules (docs/architecture.md): they register an implementation here instead.
  */
 export interface ReceiptsRecordedHook {

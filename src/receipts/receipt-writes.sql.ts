@@ -152,7 +152,7 @@ export interface ReceiptRefRow {
   payment_mode: string;
   receipt_number: string;
   received_date: string;
-  /** The bank line that realised it (CONTRACT §11.2), or null. */
+  /** The bank line that realised it (docs/bank.md), or null. */
   bank_line_id: string | null;
 }
 

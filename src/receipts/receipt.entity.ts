@@ -128,7 +128,7 @@ export class Receipt {
   @Column({ name: 'inserted_version', type: 'bigint' })
   insertedVersion: string;
 
-  /** The value date of the bank line matched to it (CONTRACT §11.2); null until realised. */
+  /** The value date of the bank line matched to it (docs/bank.md); null until realised. */
   @Column({ name: 'realised_on', type: 'date', nullable: true })
   realisedOn: string | null;
 

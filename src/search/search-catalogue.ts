@@ -1,5 +1,5 @@
 /**
- * The shared search engine's vocabulary (README.md, "Receipt search"): field types, the
+ * The shared search engine's vocabulary (docs/search.md): field types, the
  * operators each type accepts and their spellings, and SearchCatalogue, the per-resource list of
  * fields and sort columns. A resource (receipts, demands, bookings) declares one catalogue; the
  * parser (search-request.ts) and the condition compiler (search-conditions.ts) work from it, and

@@ -132,7 +132,7 @@ export function settlePage<T>(
   return { rows: found, totalElements };
 }
 
-/** The page object around `content` (README.md, "Receipt search"), with the exact totals. */
+/** The page object around `content` (docs/search.md), with the exact totals. */
 export class PageMetaView {
   @ApiProperty({ description: 'True when content is empty.', example: false }) empty: boolean;
   @ApiProperty({ description: 'True on page 0.', example: true }) first: boolean;

@@ -109,7 +109,7 @@ function depositsOf(receipts: readonly DemoBankReceiptRow[]): Deposit[] {
 /**
  * The demo tenant's bank: an HDFC collections account and last month's statement, as HDFC's
  * CSV export writes it, imported through the import itself, so its lines are what an import
- * makes and its matching is what matching does (CONTRACT §11.2): most credits carry the payer's
+ * makes and its matching is what matching does (docs/bank.md): most credits carry the payer's
  * reference and are matched (a transfer for several dues as one `GROUP` credit), one in ten lost
  * it and is suggested by amount and date, a few credits no receipt explains stay unmatched, and
  * one realised cheque comes back returned, suggested as its `RETURN`. Debits are a transfer out,

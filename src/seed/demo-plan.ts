@@ -694,7 +694,7 @@ export function* planDemoChunks(
 
   /**
    * The reference a payer's bank gives a payment, shaped like the real ones so the demo
-   * statement's lines match them (CONTRACT §11.2): a 22-character NEFT/RTGS UTR (the remitting
+   * statement's lines match them (docs/bank.md): a 22-character NEFT/RTGS UTR (the remitting
    * bank, N or R, the date, a sequence), a 12-digit RRN for UPI, IMPS and cards, a 6-digit cheque
    * or draft number, and the Form 26QB acknowledgement beside TDS. One draw each, whatever the
    * mode, so the rest of the history does not depend on the shapes.

@@ -35,7 +35,7 @@ export function signatureHeader(
 }
 
 /**
- * What a receiver does (README, "Verifying a webhook"): true when one of the header's v1
+ * What a receiver does (docs/api.md, "Verifying a delivery"): true when one of the header's v1
  * signatures matches `secret`. `toleranceSec` refuses old or future timestamps (replays).
  */
 export function verifySignature(

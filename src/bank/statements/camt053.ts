@@ -71,7 +71,7 @@ interface Amount {
 }
 
 /**
- * ISO 20022 camt.053 (versions 02 to 08; CONTRACT §11.1) by its standard elements: each `Stmt`
+ * ISO 20022 camt.053 (versions 02 to 08) by its standard elements: each `Stmt`
  * with its `Acct`, opening (`OPBD`, else `PRCD`) and closing (`CLBD`) `Bal`, and `Ntry`s. An entry
  * the bank marks pending (`PDNG`, and `INFO`) is counted, not imported. An entry with several
  * `TxDtls` that each give their amount (adding up to the entry) becomes one line per

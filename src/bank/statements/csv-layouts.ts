@@ -2,7 +2,7 @@ import type { FieldError } from '@/common/app-error';
 import { DATE_FORMATS, DateFormat } from './values';
 
 /**
- * The CSV layouts of CONTRACT §11.3: each bank's header row as it writes it, the role of each
+ * The CSV layouts of docs/bank.md: each bank's header row as it writes it, the role of each
  * column, and how it writes dates. Headers are compared without case and whitespace and found by
  * name, so a column moved or an extra (empty) column does not matter.
  */

@@ -21,7 +21,7 @@ export function camtVersion(text: string): { version: number | null; namespace: 
 export const looksLikeXml = (text: string): boolean => /^\s*</.test(text.slice(0, 1024));
 
 /**
- * The format the content shows (CONTRACT §11.1; the Content-Type is not trusted): an XML
+ * The format the content shows (the Content-Type is not trusted): an XML
  * `Document` in a camt.053 namespace, MT940 tags (`:20:`, `:25:`, `:60F:`, `:61:`...), else CSV.
  * Other XML is `camt053` too, so that it is refused naming its namespace rather than read as CSV.
  */

@@ -39,7 +39,7 @@ const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.
 const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /**
- * An HDFC NetBanking statement as its XLS export saved as CSV looks (CONTRACT §11.3): the account
+ * An HDFC NetBanking statement as its XLS export saved as CSV looks (docs/bank.md): the account
  * block, the header row, a `****` rule, the transactions with running balances, a rule, the
  * STATEMENT SUMMARY and the footer; CRLF line ends. Used by the demo data, the benchmark and the
  * tests, so each reads a file shaped like the real one.

@@ -5,7 +5,7 @@ import type { ParsedLine } from './statement-line';
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * The identity of a statement line (CONTRACT §11.1): a SHA-256 of its value date, direction,
+ * The identity of a statement line (docs/bank.md): a SHA-256 of its value date, direction,
  * amount, reference, narration and running balance, plus its occurrence number among identical
  * lines of the same file (a reference alone is not unique: a cheque's deposit and its return
  * carry the same number; two equal UPI payments on one day differ only by position). An

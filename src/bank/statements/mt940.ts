@@ -99,7 +99,7 @@ interface Block {
 }
 
 /**
- * SWIFT MT940 (CONTRACT §11.1), as banks really write it: a banner or the SWIFT envelope around
+ * SWIFT MT940 (docs/bank.md), as banks really write it: a banner or the SWIFT envelope around
  * the blocks, several statements (`:20:` ... `:62F:`) one after the other, a `:61:` without its
  * entry date, with a funds code, `RC`/`RD` reversals (a reversed credit takes money out),
  * `:86:` over several lines. Each statement's chain is checked: opening + lines = `:62F:`/`:62M:`,

@@ -1,6 +1,6 @@
 import { extractReferences, referenceKey } from './references';
 
-/** Narrations and reference columns as each bank writes them (CONTRACT §11.1). */
+/** Narrations and reference columns as each bank writes them (docs/bank.md). */
 describe(extractReferences.name, () => {
   it.each([
     // [bank, reference column, narration, utr, cheque number]

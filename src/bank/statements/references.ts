@@ -1,5 +1,5 @@
 /**
- * What a statement line's reference and narration say about the payment (CONTRACT §11.1): the
+ * What a statement line's reference and narration say about the payment (docs/bank.md): the
  * UTR of a NEFT/RTGS transfer, the RRN of a UPI/IMPS payment (returned as `utr`) and the number
  * of a cheque. Pure: the same text always gives the same answer.
  *
@@ -80,7 +80,7 @@ export function extractReferences(reference: string, narration: string): LineRef
 }
 
 /**
- * The reference as compared across formats (a possible duplicate, CONTRACT §11.1): upper case,
+ * The reference as compared across formats (a possible duplicate): upper case,
  * letters and digits only, leading zeros dropped, so HDFC's `0000512345678901` and an MT940's
  * `512345678901` compare equal.
  */

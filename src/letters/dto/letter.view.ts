@@ -91,7 +91,7 @@ export class LetterPayToView {
   ifsc: string | null;
 }
 
-/** GET /demands/{id}/letter?format=json (CONTRACT §12.1). */
+/** GET /demands/{id}/letter?format=json (docs/letters.md). */
 export class LetterView {
   @ApiProperty({ type: LetterTenantView, description: 'Who sends the letter.' })
   tenant: LetterTenantView;

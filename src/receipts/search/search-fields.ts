@@ -28,7 +28,7 @@ export const SEARCH_FIELDS: readonly SearchFieldDef[] = Object.freeze([
   field('transactionRef', 'text', 'receipt', 'transaction_ref'),
   field('amount', 'number', 'receipt', 'amount'),
   field('receivedDate', 'date', 'receipt', 'received_date'),
-  // Set and cleared by bank matching (CONTRACT §11.2): IS_NULL finds what is not yet in the bank.
+  // Set and cleared by bank matching (docs/bank.md): IS_NULL finds what is not yet in the bank.
   field('realisedOn', 'date', 'receipt', 'realised_on', { nullable: true }),
 
   field('demandSplitMeta.payerId', 'uuid', 'split', 'payer_id', { aliases: ['payerId'] }),
