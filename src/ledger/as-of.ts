@@ -4,6 +4,7 @@ import type {
   LedgerDemandRow,
   LedgerReceiptRow,
   LedgerRecordsRow,
+  LedgerRecordsSqlRow,
   LedgerSplitRow,
 } from './ledger.sql';
 
@@ -23,6 +24,28 @@ import type {
  */
 
 export type BookingRecords = LedgerRecordsRow;
+
+/**
+ * The records as LEDGER_RECORDS_SQL returns them, each receipt given its split's payer (and the
+ * name on that split) and its demand's due date. Every receipt's split is among the booking's: a
+ * receipt is recorded against a split of its booking.
+ */
+export function withSplitFacts(row: LedgerRecordsSqlRow): BookingRecords {
+  const splits = new Map<string, { payerId: string; payerName: string | null; dueDate: string }>();
+  for (const d of row.demands) {
+    for (const s of d.splits) {
+      splits.set(s.id, { payerId: s.payerId, payerName: s.payerName, dueDate: d.dueDate });
+    }
+  }
+  return {
+    ...row,
+    receipts: row.receipts.map((r) => {
+      const split = splits.get(r.split);
+      if (!split) throw new Error(`receipt ${r.id}: its split ${r.split} is not its booking's`);
+      return { ...r, ...split };
+    }),
+  };
+}
 
 export function demandExistsOn(demand: Pick<LedgerDemandRow, 'date'>, asOf: string): boolean {
   return demand.date <= asOf;

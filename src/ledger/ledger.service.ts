@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TenantContext } from '@/common/tenant-context';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { BookingRecords } from './as-of';
-import { LEDGER_RECORDS_SQL, ledgerRecordsParams, LedgerRecordsRow } from './ledger.sql';
+import { BookingRecords, withSplitFacts } from './as-of';
+import { LEDGER_RECORDS_SQL, ledgerRecordsParams, LedgerRecordsSqlRow } from './ledger.sql';
 
 /**
  * Reads the records "owed as of a date" is computed from (as-of.ts, booking-ledger.ts), through
@@ -13,28 +13,23 @@ import { LEDGER_RECORDS_SQL, ledgerRecordsParams, LedgerRecordsRow } from './led
 export class LedgerService {
   constructor(private readonly txHost: TransactionHost<RoutingTransactionAdapter>) {}
 
-  /** One booking's records dated on or before `to` (all when undefined); undefined when not the tenant's. */
-  async booking(
-    tenant: TenantContext,
-    bookingId: string,
-    to?: string,
-  ): Promise<BookingRecords | undefined> {
-    return (await this.bookings(tenant, [bookingId], to)).get(bookingId);
+  /** One booking's records; undefined when it is not the tenant's. */
+  async booking(tenant: TenantContext, bookingId: string): Promise<BookingRecords | undefined> {
+    return (await this.bookings(tenant, [bookingId])).get(bookingId);
   }
 
   /** Many bookings' records, by booking id; a booking that is not the tenant's is left out. */
   async bookings(
     tenant: TenantContext,
     bookingIds: readonly string[],
-    to?: string,
   ): Promise<Map<string, BookingRecords>> {
     const result = new Map<string, BookingRecords>();
     if (bookingIds.length === 0) return result;
-    const rows = await this.txHost.tx.query<LedgerRecordsRow[]>(
+    const rows = await this.txHost.tx.query<LedgerRecordsSqlRow[]>(
       LEDGER_RECORDS_SQL,
-      ledgerRecordsParams({ tenantId: tenant.tenantId, bookingIds, to, timezone: tenant.timezone }),
+      ledgerRecordsParams({ tenantId: tenant.tenantId, bookingIds, timezone: tenant.timezone }),
     );
-    for (const row of rows) result.set(row.id, row);
+    for (const row of rows) result.set(row.id, withSplitFacts(row));
     return result;
   }
 }

@@ -9,15 +9,16 @@
  * Everything "owed as of a date" needs of some bookings, one row per booking (none for a booking
  * that is not the tenant's): the booking, its demands with their splits and its receipts.
  *
- * - `$3` (`to`): records dated after it are not read (null: all). A demand counts by its
- *   demandDate, a receipt by its receivedDate.
- * - A demand's `cancelledOn` is the date of its cancel in the tenant's zone (`$4`), null while not
+ * - Every record of the booking, whatever its date: the rules (as-of.ts) decide what counted
+ *   on a date, and a booking's records are a few hundred rows at most.
+ * - A demand's `cancelledOn` is the date of its cancel in the tenant's zone (`$3`), null while not
  *   cancelled; a split is `cancelled` when its status is (a demand's cancel cancels its splits).
  * - A receipt's `statusChangedOn` is when it left ACTIVE (a bounce's bouncedOn).
  * - Lists are in no particular order but splits, which keep the order they were created in.
  *
  * Reads demands by demands_booking_idx, splits by demand_splits_demand_idx and receipts by
- * receipts_booking_idx. Money is numeric text and dates `YYYY-MM-DD` in the JSON, never floats.
+ * receipts_booking_idx; a receipt's due date and payer come from its split in as-of.ts
+ * (withSplitFacts), not from a join per receipt. Money is numeric text and dates `YYYY-MM-DD` in the JSON, never floats.
  */
 export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.unit_name, b.buyer_name, b.status,
        b.agreement_value::text AS agreement_value,
@@ -26,7 +27,7 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.u
                  'date', d.demand_date, 'dueDate', d.due_date,
                  'remarks', d.remarks, 'milestone', d.milestone_id,
                  'cancelledOn', CASE WHEN d.status = 'CANCELLED'
-                                     THEN (d.cancelled_at AT TIME ZONE $4::text)::date END,
+                                     THEN (d.cancelled_at AT TIME ZONE $3::text)::date END,
                  'cancelReason', d.cancel_reason, 'interestThrough', d.interest_through,
                  'splits', (SELECT coalesce(json_agg(json_build_object(
                                      'id', s.id, 'number', s.demand_split_number,
@@ -38,21 +39,15 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.u
                               FROM demand_splits s
                              WHERE s.tenant_id = $1 AND s.demand_id = d.id))), '[]'::json)
           FROM demands d
-         WHERE d.tenant_id = $1 AND d.booking_id = b.id
-           AND ($3::date IS NULL OR d.demand_date <= $3::date)) AS demands,
+         WHERE d.tenant_id = $1 AND d.booking_id = b.id) AS demands,
        (SELECT coalesce(json_agg(json_build_object(
                  'id', r.id, 'number', r.receipt_number, 'split', r.demand_split_id,
-                 'demand', r.demand_id, 'dueDate', d.due_date, 'payerId', s.payer_id,
-                 'payerName', s.payer_name,
-                 'date', r.received_date, 'amount', r.amount::text,
+                 'demand', r.demand_id, 'date', r.received_date, 'amount', r.amount::text,
                  'mode', r.payment_mode, 'ref', r.transaction_ref, 'payerType', r.payer_type,
                  'status', r.status, 'statusChangedOn', r.status_changed_on,
                  'statusReason', r.status_reason)), '[]'::json)
           FROM receipts r
-          JOIN demand_splits s ON s.tenant_id = $1 AND s.id = r.demand_split_id
-          JOIN demands d ON d.tenant_id = $1 AND d.id = r.demand_id
-         WHERE r.tenant_id = $1 AND r.booking_id = b.id
-           AND ($3::date IS NULL OR r.received_date <= $3::date)) AS receipts
+         WHERE r.tenant_id = $1 AND r.booking_id = b.id) AS receipts
   FROM bookings b
  WHERE b.tenant_id = $1 AND b.id = ANY ($2::uuid[])`;
 
@@ -126,11 +121,17 @@ export interface LedgerRecordsRow {
 export const ledgerRecordsParams = (p: {
   tenantId: string;
   bookingIds: readonly string[];
-  /** `YYYY-MM-DD`: nothing dated after it is read; undefined reads everything. */
-  to?: string;
   /** The tenant's IANA zone: the date a demand was cancelled. */
   timezone: string;
-}): unknown[] => [p.tenantId, p.bookingIds, p.to ?? null, p.timezone];
+}): unknown[] => [p.tenantId, p.bookingIds, p.timezone];
+
+/** The receipts of LEDGER_RECORDS_SQL as they arrive: their split's facts are added in as-of.ts. */
+export type LedgerReceiptSqlRow = Omit<LedgerReceiptRow, 'dueDate' | 'payerId' | 'payerName'>;
+
+/** A row of LEDGER_RECORDS_SQL as it arrives. */
+export type LedgerRecordsSqlRow = Omit<LedgerRecordsRow, 'receipts'> & {
+  receipts: LedgerReceiptSqlRow[];
+};
 
 // ---------------------------------------------------------------------------------------------
 // Fragments of set-based statements (the same rules as as-of.ts, in SQL)
