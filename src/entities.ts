@@ -7,6 +7,8 @@ import { Booking } from '@/bookings/booking.entity';
 import { IdempotencyKey } from '@/platform/idempotency/idempotency-key.entity';
 import { DemandSplit } from '@/demands/demand-split.entity';
 import { Demand } from '@/demands/demand.entity';
+import { TaxInvoice } from '@/demands/tax-invoice.entity';
+import { CreditNote } from '@/demands/credit-note.entity';
 import { IssuedNumber } from '@/numbering/issued-number.entity';
 import { NumberCounter } from '@/numbering/number-counter.entity';
 import { Receipt } from '@/receipts/receipt.entity';
@@ -43,4 +45,6 @@ export const ENTITIES = [
   ReminderPolicy,
   CollectionHold,
   Reminder,
+  TaxInvoice,
+  CreditNote,
 ];

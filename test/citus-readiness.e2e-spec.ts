@@ -38,6 +38,8 @@ const DISTRIBUTION_ORDER = [
   'reminder_policies',
   'collection_holds',
   'reminders',
+  'tax_invoices',
+  'credit_notes',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

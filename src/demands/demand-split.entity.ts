@@ -13,7 +13,8 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 import { Demand } from './demand.entity';
 
 /**
- * Mirrors migrations/1763776800000-InitialSchema.ts and 1765580000000-NamesOnPaper.ts;
+ * Mirrors migrations/1763776800000-InitialSchema.ts, 1765580000000-NamesOnPaper.ts and
+ * 1765640000000-DemandTax.ts;
  * test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('demand_splits')
@@ -25,7 +26,8 @@ import { Demand } from './demand.entity';
 @Check('demand_splits_amount_check', `amount > 0`)
 @Check('demand_splits_status_check', `status IN ('PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED')`)
 // The database itself refuses an overpaid split, whatever the application does.
-@Check('demand_splits_check', `paid_amount >= 0 AND paid_amount <= amount`)
+@Check('demand_splits_check', `paid_amount >= 0 AND paid_amount <= amount + tax_amount`)
+@Check('demand_splits_tax_amount_check', `tax_amount >= 0`)
 @Index('demand_splits_demand_idx', ['tenantId', 'demandId'])
 export class DemandSplit {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
@@ -54,6 +56,24 @@ export class DemandSplit {
 
   @Column({ type: 'numeric', precision: 18, scale: 2 })
   amount: string;
+
+  /** The split's share of its demand's tax (0 while untaxed). */
+  @Column({ name: 'tax_amount', type: 'numeric', precision: 18, scale: 2, default: 0 })
+  taxAmount: string;
+
+  /** What the split owes: amount + tax (stored generated column). */
+  @Column({
+    name: 'gross_amount',
+    type: 'numeric',
+    precision: 18,
+    scale: 2,
+    nullable: true,
+    generatedType: 'STORED',
+    asExpression: '(amount + tax_amount)',
+    insert: false,
+    update: false,
+  })
+  grossAmount: string;
 
   @Column({ name: 'paid_amount', type: 'numeric', precision: 18, scale: 2, default: 0 })
   paidAmount: string;

@@ -26,7 +26,12 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 @Check('demands_demand_type_check', `demand_type IN ('MANUAL', 'MILESTONE', 'INTEREST')`)
 @Check('demands_total_amount_check', `total_amount > 0`)
 @Check('demands_status_check', `status IN ('PENDING', 'PARTIALLY_PAID', 'PAID', 'CANCELLED')`)
-@Check('demands_check', `received_amount >= 0 AND received_amount <= total_amount`)
+@Check('demands_check', `received_amount >= 0 AND received_amount <= total_amount + tax_amount`)
+@Check(
+  'demands_charge_type_check',
+  `charge_type IN ('CONSTRUCTION', 'OTHER_CHARGES', 'INTEREST') AND (charge_type = 'INTEREST') = (demand_type = 'INTEREST')`,
+)
+@Check('demands_tax_amount_check', `tax_amount >= 0`)
 @Check('demands_interest_through_check', `interest_through IS NULL OR demand_type = 'INTEREST'`)
 @Index('demands_booking_idx', ['tenantId', 'bookingId'])
 @Index('demands_due_date_idx', ['tenantId', 'dueDate', 'id'])
@@ -69,6 +74,41 @@ export class Demand {
   @Column({ name: 'received_amount', type: 'numeric', precision: 18, scale: 2, default: 0 })
   receivedAmount: string;
 
+  @Column({ name: 'charge_type', type: 'text', default: 'CONSTRUCTION' })
+  chargeType: string;
+
+  /** A taxed demand's breakdown as computed when it was raised; null while untaxed. */
+  @Column({ type: 'jsonb', nullable: true })
+  tax: Record<string, unknown> | null;
+
+  /** The tax's total (0 while untaxed). */
+  @Column({ name: 'tax_amount', type: 'numeric', precision: 18, scale: 2, default: 0 })
+  taxAmount: string;
+
+  /** What is owed: total_amount + tax_amount (stored generated column). */
+  @Column({
+    name: 'gross_amount',
+    type: 'numeric',
+    precision: 18,
+    scale: 2,
+    nullable: true,
+    generatedType: 'STORED',
+    asExpression: '(total_amount + tax_amount)',
+    insert: false,
+    update: false,
+  })
+  grossAmount: string;
+
+  @Column({ name: 'invoice_id', type: 'uuid', nullable: true })
+  invoiceId: string | null;
+
+  @Column({ name: 'invoice_number', type: 'text', nullable: true })
+  invoiceNumber: string | null;
+
+  /** Set when a cancel could not credit its tax: the credit note's window had closed. */
+  @Column({ name: 'gst_credit_time_barred', type: 'boolean', default: false })
+  gstCreditTimeBarred: boolean;
+
   /** What is still owed, computed by the database (stored generated column). */
   @Column({
     name: 'pending_amount',
@@ -77,8 +117,8 @@ export class Demand {
     scale: 2,
     nullable: true,
     generatedType: 'STORED',
-    // As PostgreSQL's catalogue renders `total_amount - received_amount`.
-    asExpression: '(total_amount - received_amount)',
+    // As PostgreSQL's catalogue renders `total_amount + tax_amount - received_amount`.
+    asExpression: '((total_amount + tax_amount) - received_amount)',
     insert: false,
     update: false,
   })

@@ -48,3 +48,35 @@ export const DEMAND_SPLITS_MISMATCH = defineProblem({
     `The splits add up to ${sum} but totalAmount is ${total}; they must be equal.`,
   example: ['250000.00', '300000.00'],
 });
+
+/**
+ * A taxed demand is a tax invoice dated its demand date: never after today, and never in or
+ * before a month whose GST return is filed (lockedThrough).
+ */
+export const INVOICE_DATE_INVALID = defineProblem({
+  status: 422,
+  code: 'INVOICE_DATE_INVALID',
+  detail: (demandDate: string, why: string) =>
+    `A taxed demand is a tax invoice dated its demandDate ${demandDate}, which is not allowed: ${why}.`,
+  example: [
+    '2026-03-31',
+    'the return of 2026-03 is filed: no invoice may be dated in or before it',
+  ],
+});
+
+/** A tax invoice to a buyer without a GSTIN names the buyer's address from a taxable 50,000.00. */
+export const BUYER_ADDRESS_REQUIRED = defineProblem({
+  status: 422,
+  code: 'BUYER_ADDRESS_REQUIRED',
+  detail: (bookingId: string, taxableValue: string) =>
+    `The tax invoice of this demand (taxable value ${taxableValue}) must name the buyer's address: set buyerAddress on booking ${bookingId} (PATCH /bookings/{id}) first.`,
+  example: ['5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d', '666666.67'],
+});
+
+/** GET /demands/{id}/invoice of a demand that is not taxed. */
+export const INVOICE_NOT_FOUND = defineProblem({
+  status: 404,
+  code: 'INVOICE_NOT_FOUND',
+  detail: (demandId: string) => `Demand ${demandId} is not taxed: it has no tax invoice.`,
+  example: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
+});

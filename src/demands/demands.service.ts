@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@/platform/clock/clock';
 import { TransactionHost } from '@nestjs-cls/transactional';
@@ -14,7 +15,13 @@ import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page
 import { parseSearchRequest, RawSearchQuery } from '@/search/search-request';
 import { NumberingService } from '@/numbering/numbering.service';
 import { DEMAND_SEARCH, DEMAND_TABLE } from './demand-search';
-import { BOOKING_CANCELLED, DEMAND_NOT_FOUND, DEMAND_SPLITS_MISMATCH } from './demands.errors';
+import {
+  BOOKING_CANCELLED,
+  BUYER_ADDRESS_REQUIRED,
+  DEMAND_NOT_FOUND,
+  DEMAND_SPLITS_MISMATCH,
+  INVOICE_DATE_INVALID,
+} from './demands.errors';
 import {
   BOOKING_FOR_DEMAND_SQL,
   BookingForDemandRow,
@@ -26,8 +33,10 @@ import {
   DemandSplitRow,
   INSERT_DEMAND_SPLITS_SQL,
   INSERT_DEMAND_SQL,
+  INSERT_TAX_INVOICE_SQL,
   insertDemandParams,
   insertDemandSplitsParams,
+  insertTaxInvoiceParams,
   SPLITS_OF_DEMAND_SQL,
   SPLITS_OF_DEMANDS_SQL,
   splitsOfDemandParams,
@@ -35,6 +44,11 @@ import {
 } from './demands.sql';
 import { CreateDemandRequest } from './dto/create-demand.request';
 import { DemandPage } from './dto/demand-page.view';
+import { paiseText, toPaise } from '@/common/money/paise';
+import { GstSettingsService } from '@/gst-settings/gst-settings.service';
+import { ChargeType } from '@/gst/gst-tax';
+import { planDemandTax } from './demand-tax';
+import { invoiceDocument } from './tax-invoice-document';
 import { DemandView, toDemandView } from './dto/demand.view';
 
 /** Demands and their splits, always through the request's transaction and by tenant. */
@@ -45,6 +59,7 @@ export class DemandsService {
     private readonly txHost: TransactionHost<RoutingTransactionAdapter>,
     private readonly numbering: NumberingService,
     private readonly outbox: OutboxService,
+    private readonly gst: GstSettingsService,
   ) {}
 
   /**
@@ -55,8 +70,9 @@ export class DemandsService {
   async create(
     tenant: TenantContext,
     body: CreateDemandRequest,
-    options: { interestThrough?: string; dueBeforeDemandDate?: boolean } = {},
+    options: { interestThrough?: string; dueBeforeDemandDate?: boolean; untaxed?: boolean } = {},
   ): Promise<DemandView> {
+    const chargeType = chargeTypeOf(body);
     const demandDate = body.demandDate ?? this.clock.today(tenant);
     const dueDate = options.dueBeforeDemandDate ? demandDate : body.dueDate;
     const dateProblems = demandDateProblems({ dueDate, demandDate });
@@ -93,11 +109,48 @@ export class DemandsService {
     });
     if (bookingProblems.length > 0) throw AppError.validation(bookingProblems);
 
+    const settings = await this.gst.settings(tenant);
+    const plan = planDemandTax({
+      settings,
+      booking: {
+        gstExempt: booking.gst_exempt,
+        carpetAreaSqm: booking.carpet_area_sqm,
+        metroCity: booking.metro_city,
+        agreementValue: booking.agreement_value,
+        buyerAddress: booking.buyer_address,
+        buyerGstin: booking.buyer_gstin,
+      },
+      chargeType,
+      consideration: toPaise(total.toFixed(2)),
+      splitAmounts: amounts.map((a) => toPaise(a.toFixed(2))),
+      demandDate,
+      today: this.clock.today(tenant),
+      untaxed: options.untaxed,
+    });
+    if (plan.kind === 'INVOICE_DATE_INVALID') {
+      throw INVOICE_DATE_INVALID.errorWith(
+        { errors: [{ field: 'demandDate', message: `demandDate: ${plan.why}` }] },
+        demandDate,
+        plan.why,
+      );
+    }
+    if (plan.kind === 'BUYER_ADDRESS_REQUIRED') {
+      throw BUYER_ADDRESS_REQUIRED.error(body.booking, plan.taxableValue);
+    }
+
     const date = parseLocalDate(demandDate);
     const demandNumber = await this.numbering.allocate(tenant, 'demand', {
       date,
       parent: booking.booking_number,
     });
+    // The invoice is numbered in the demand's transaction: a rolled-back demand uses no number.
+    const invoice =
+      plan.kind === 'TAXED'
+        ? {
+            id: randomUUID(),
+            number: await this.numbering.allocate(tenant, 'tax-invoice', { date }),
+          }
+        : null;
     const [demand] = await em.query<DemandRow[]>(
       INSERT_DEMAND_SQL,
       insertDemandParams({
@@ -114,6 +167,9 @@ export class DemandsService {
         remarks: body.remarks ?? '',
         createdBy: tenant.actor,
         interestThrough: options.interestThrough ?? null,
+        chargeType,
+        tax: plan.kind === 'TAXED' ? plan.tax : null,
+        invoice,
       }),
     );
 
@@ -134,9 +190,32 @@ export class DemandsService {
           demandSplitNumber: numbers[i],
           amount: amounts[i].toFixed(2),
           payerName: s.payerName ?? null,
+          taxAmount: plan.kind === 'TAXED' ? paiseText(plan.splitTax[i]) : '0.00',
         })),
       }),
     );
+    if (invoice !== null && plan.kind === 'TAXED') {
+      await em.query(
+        INSERT_TAX_INVOICE_SQL,
+        insertTaxInvoiceParams({
+          tenantId: tenant.tenantId,
+          id: invoice.id,
+          demandId: demand.id,
+          number: invoice.number,
+          date: demandDate,
+          recipientGstin: booking.buyer_gstin,
+          document: invoiceDocument({
+            number: invoice.number,
+            date: demandDate,
+            settings,
+            booking,
+            demand: { remarks: body.remarks ?? '', milestone: body.milestone ?? null, chargeType },
+            consideration: total.toFixed(2),
+            tax: plan.tax,
+          }),
+        }),
+      );
+    }
     // RETURNING order follows the insert order in practice, but do not rely on it.
     const byNumber = new Map(splits.map((s) => [s.demand_split_number, s]));
     const view = toDemandView(
@@ -186,4 +265,21 @@ export class DemandsService {
     );
     return toDemandView(demand, splits, tenant);
   }
+}
+
+/** The charge type a request asks for: INTEREST always and only for an INTEREST demand. */
+function chargeTypeOf(body: CreateDemandRequest): ChargeType {
+  const interest = body.demandType === 'INTEREST';
+  const chargeType = body.chargeType ?? (interest ? 'INTEREST' : 'CONSTRUCTION');
+  if ((chargeType === 'INTEREST') !== interest) {
+    throw AppError.validation([
+      {
+        field: 'chargeType',
+        message: interest
+          ? 'chargeType must be INTEREST for an INTEREST demand'
+          : 'chargeType INTEREST is only for an INTEREST demand',
+      },
+    ]);
+  }
+  return chargeType;
 }

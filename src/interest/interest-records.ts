@@ -52,7 +52,8 @@ export function interestRow(
           interestThrough: d.interestThrough as string,
           cancelledOn: d.cancelledOn,
           payerId: s.payerId,
-          amount: s.amount,
+          // Interest demanded counts by its consideration; its tax is billed on top.
+          amount: s.consideration,
         })),
       ),
     waivers: terms?.waivers ?? [],

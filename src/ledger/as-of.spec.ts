@@ -21,6 +21,9 @@ const demand = (overrides: Partial<LedgerDemandRow> = {}): LedgerDemandRow => ({
   cancelledOn: null,
   cancelReason: null,
   interestThrough: null,
+  chargeType: 'CONSTRUCTION',
+  invoiceNumber: null,
+  tax: null,
   splits: [
     {
       id: 's1',
@@ -29,6 +32,7 @@ const demand = (overrides: Partial<LedgerDemandRow> = {}): LedgerDemandRow => ({
       payerId: 'p1',
       payerName: null,
       amount: '1000.00',
+      consideration: '1000.00',
       cancelled: false,
     },
   ],
@@ -103,6 +107,7 @@ describe('splitsOwingOn', () => {
           payerId: 'p1',
           payerName: null,
           amount: '1000.00',
+          consideration: '1000.00',
           cancelled: false,
         },
         {
@@ -112,6 +117,7 @@ describe('splitsOwingOn', () => {
           payerId: 'p2',
           payerName: null,
           amount: '500.00',
+          consideration: '500.00',
           cancelled: false,
         },
       ],
@@ -171,6 +177,7 @@ const history = fc
         payerId: `p${j}`,
         payerName: null,
         amount: (a / 100).toFixed(2),
+        consideration: (a / 100).toFixed(2),
         cancelled: cancelledOn !== null,
       }));
       d.receipts.forEach((r, k) => {

@@ -191,6 +191,10 @@ export function statementRecords(
       milestone: d.milestone,
       cancelledOn: d.cancelledOn,
       cancelReason: d.cancelReason,
+      invoiceNumber: d.invoiceNumber,
+      tax: paiseText(
+        splits.reduce((sum, s) => sum + toPaise(s.amount) - toPaise(s.consideration), 0n),
+      ),
     });
   }
   const receipts = records.receipts

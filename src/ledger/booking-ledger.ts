@@ -94,6 +94,10 @@ export interface LedgerDemand {
   /** The cancel's date in the tenant's zone; null while not cancelled. */
   cancelledOn: string | null;
   cancelReason: string | null;
+  /** A taxed demand's invoice number; null (and tax 0.00) while untaxed. */
+  invoiceNumber?: string | null;
+  /** Numeric text: the GST included in `amount` (the payer's share with a payer). */
+  tax?: string;
 }
 
 /** A receipt as the ledger reads it. */
@@ -131,11 +135,16 @@ export interface LedgerPeriod {
   asOf: string;
 }
 
-/** The milestone or remarks of a demand. */
+/** The milestone or remarks of a demand; a tax invoice's number and GST after them. */
 export function demandParticulars(demand: LedgerDemand): string {
-  if (demand.remarks.trim() !== '') return demand.remarks;
-  if (demand.milestone) return `Milestone ${demand.milestone}`;
-  return `${demand.type.charAt(0)}${demand.type.slice(1).toLowerCase()} demand`;
+  const what =
+    demand.remarks.trim() !== ''
+      ? demand.remarks
+      : demand.milestone
+        ? `Milestone ${demand.milestone}`
+        : `${demand.type.charAt(0)}${demand.type.slice(1).toLowerCase()} demand`;
+  if (!demand.invoiceNumber) return what;
+  return `${what}; tax invoice ${demand.invoiceNumber}, GST ${demand.tax ?? '0.00'} included`;
 }
 
 /** Payment mode, reference and payer; a TDS receipt as section 194-IA reads it. */

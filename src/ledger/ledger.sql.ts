@@ -29,10 +29,13 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.u
                  'cancelledOn', CASE WHEN d.status = 'CANCELLED'
                                      THEN (d.cancelled_at AT TIME ZONE $3::text)::date END,
                  'cancelReason', d.cancel_reason, 'interestThrough', d.interest_through,
+                 'chargeType', d.charge_type, 'invoiceNumber', d.invoice_number,
+                 'tax', d.tax,
                  'splits', (SELECT coalesce(json_agg(json_build_object(
                                      'id', s.id, 'number', s.demand_split_number,
                                      'payerType', s.payer_type, 'payerId', s.payer_id,
-                                     'payerName', s.payer_name, 'amount', s.amount::text,
+                                     'payerName', s.payer_name, 'amount', s.gross_amount::text,
+                                     'consideration', s.amount::text,
                                      'cancelled', s.status = 'CANCELLED')
                                    ORDER BY length(s.demand_split_number), s.demand_split_number),
                                    '[]'::json)
@@ -58,8 +61,10 @@ export interface LedgerSplitRow {
   payerId: string;
   /** The payer's name as given on the split; null when none was. */
   payerName: string | null;
-  /** Numeric text. */
+  /** Numeric text: what the split owes, its gross (its consideration plus its share of the tax). */
   amount: string;
+  /** Numeric text: its consideration (the split's `amount` in the API). */
+  consideration: string;
   cancelled: boolean;
 }
 
@@ -77,6 +82,11 @@ export interface LedgerDemandRow {
   cancelReason: string | null;
   /** INTEREST demands: the last day they bill; null otherwise. */
   interestThrough: string | null;
+  chargeType: string;
+  /** The tax invoice's number; null while untaxed. */
+  invoiceNumber: string | null;
+  /** A taxed demand's breakdown (money as two-decimal text); null while untaxed. */
+  tax: { total: string; cgst: string; sgst: string } | null;
   splits: LedgerSplitRow[];
 }
 
@@ -166,8 +176,11 @@ export const owesOn = (asOf: string, timezone: string): string =>
             AND (s.status <> 'CANCELLED'
                  OR (d.cancelled_at AT TIME ZONE ${timezone})::date > ${asOf})`;
 
-/** What split `s` owes on asOf, with `m` its moved receipts, when it owes then (owesOn). */
-export const OUTSTANDING = `s.amount - s.paid_amount - coalesce(m.amount, 0)`;
+/**
+ * What split `s` owes on asOf (its gross: amount plus its share of the tax), with `m` its moved
+ * receipts, when it owes then (owesOn).
+ */
+export const OUTSTANDING = `s.gross_amount - s.paid_amount - coalesce(m.amount, 0)`;
 
 /**
  * Split `s` counts towards what the booking owes on asOf: it owes then, or its receipts had paid
@@ -179,4 +192,4 @@ export const countsOn = (asOf: string, timezone: string): string =>
   `(${owesOn(asOf, timezone)} OR s.paid_amount + coalesce(m.amount, 0) <> 0)`;
 
 export const balanceOn = (asOf: string, timezone: string): string =>
-  `CASE WHEN ${owesOn(asOf, timezone)} THEN s.amount ELSE 0 END - s.paid_amount - coalesce(m.amount, 0)`;
+  `CASE WHEN ${owesOn(asOf, timezone)} THEN s.gross_amount ELSE 0 END - s.paid_amount - coalesce(m.amount, 0)`;

@@ -61,10 +61,18 @@ describe('payment allocation', () => {
 });
 
 describe('refuseListed', () => {
-  const owner = { bookingId: 'B1', payerId: 'P1' };
+  const owner = { bookingId: 'B1', payerId: 'P1', receivedDate: '2026-05-01' };
   const split = (id: string, overrides: Partial<ListedSplit> = {}): [string, ListedSplit] => [
     id,
-    { id, bookingId: 'b1', payerId: 'p1', cancelled: false, pending: d('100.00'), ...overrides },
+    {
+      id,
+      bookingId: 'b1',
+      payerId: 'p1',
+      cancelled: false,
+      pending: d('100.00'),
+      invoiceDate: null,
+      ...overrides,
+    },
   ];
   const splits = new Map([
     split('s1'),
@@ -72,6 +80,8 @@ describe('refuseListed', () => {
     split('s3', { payerId: 'p2' }),
     split('s4', { cancelled: true }),
     split('s5', { pending: d('10.00') }),
+    split('s6', { invoiceDate: '2026-05-02' }),
+    split('s7', { invoiceDate: '2026-05-01' }),
   ]);
   const part = (splitId: string, amount = '1.00') => ({ splitId, amount: d(amount) });
 
@@ -101,5 +111,33 @@ describe('refuseListed', () => {
       kind: 'INVALID',
       splitId: 's4',
     });
+  });
+});
+
+describe('refuseListed and tax invoices', () => {
+  const owner = { bookingId: 'b1', payerId: 'p1', receivedDate: '2026-05-01' };
+  const listed = (invoiceDate: string | null): Map<string, ListedSplit> =>
+    new Map([
+      [
+        's1',
+        {
+          id: 's1',
+          bookingId: 'b1',
+          payerId: 'p1',
+          cancelled: false,
+          pending: d('100'),
+          invoiceDate,
+        },
+      ],
+    ]);
+  it('refuses paying a taxed split before its invoice, not on its date or after', () => {
+    const part = { splitId: 's1', amount: d('1.00') };
+    expect(refuseListed([part], listed('2026-05-02'), owner)).toEqual({
+      kind: 'BEFORE_INVOICE',
+      splitId: 's1',
+      invoiceDate: '2026-05-02',
+    });
+    expect(refuseListed([part], listed('2026-05-01'), owner)).toBeNull();
+    expect(refuseListed([part], listed(null), owner)).toBeNull();
   });
 });

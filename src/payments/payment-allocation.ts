@@ -59,23 +59,26 @@ export interface ListedSplit {
   payerId: string;
   cancelled: boolean;
   pending: Decimal;
+  /** A taxed demand's invoice date (its demand date): nothing may pay it earlier. Null untaxed. */
+  invoiceDate: string | null;
 }
 
 /** Why a listed allocation cannot be recorded, the first reason found (in the order listed). */
 export type ListedRefusal =
   | { kind: 'INVALID'; splitId: string; why: string }
+  | { kind: 'BEFORE_INVOICE'; splitId: string; invoiceDate: string }
   | { kind: 'EXCEEDS'; splitId: string; amount: Decimal; pending: Decimal };
 
 /**
  * Whether `parts` may be recorded as listed for `payerId` on `bookingId`, given the listed splits
  * read under their locks (by lower-case id): each split must exist, be of that booking and payer
- * and not be cancelled (every part checked for that first), then no part may exceed its split's
- * pending amount. Null when all may be recorded. Ids compare case-insensitively.
+ * and not be cancelled (every part checked for that first), then no taxed split may be paid before
+ * its invoice's date, then no part may exceed its split's pending amount. Null when all may be recorded. Ids compare case-insensitively.
  */
 export function refuseListed(
   parts: readonly Part[],
   splits: ReadonlyMap<string, ListedSplit>,
-  owner: { bookingId: string; payerId: string },
+  owner: { bookingId: string; payerId: string; receivedDate: string },
 ): ListedRefusal | null {
   for (const part of parts) {
     const split = splits.get(part.splitId.toLowerCase());
@@ -89,6 +92,12 @@ export function refuseListed(
             ? 'it is cancelled'
             : null;
     if (why !== null) return { kind: 'INVALID', splitId: part.splitId, why };
+  }
+  for (const part of parts) {
+    const split = splits.get(part.splitId.toLowerCase()) as ListedSplit;
+    if (split.invoiceDate !== null && owner.receivedDate < split.invoiceDate) {
+      return { kind: 'BEFORE_INVOICE', splitId: part.splitId, invoiceDate: split.invoiceDate };
+    }
   }
   for (const part of parts) {
     const split = splits.get(part.splitId.toLowerCase()) as ListedSplit;

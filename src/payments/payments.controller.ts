@@ -21,6 +21,7 @@ import {
   PAYMENT_EXCEEDS_OUTSTANDING,
 } from './payments.errors';
 import { PaymentsService } from './payments.service';
+import { RECEIPT_BEFORE_INVOICE } from '@/receipts/receipts.errors';
 
 @ApiTags('bookings')
 @ApiExtraModels(PaymentAllocationEntry)
@@ -41,7 +42,9 @@ export class PaymentsController {
       'Refused, with nothing recorded: 422 PAYMENT_EXCEEDS_OUTSTANDING (more than the payer ' +
       "owes on the booking, or a listed amount above its split's pending amount), 422 " +
       'ALLOCATION_MISMATCH (listed amounts do not add up to amount), 422 ALLOCATION_INVALID (a ' +
-      'listed split unknown, of another payer or booking, or cancelled), 409 BOOKING_CANCELLED, ' +
+      'listed split unknown, of another payer or booking, or cancelled), 422 ' +
+      'RECEIPT_BEFORE_INVOICE (a listed split of a taxed demand dated after receivedDate; ' +
+      'OLDEST_DUE_FIRST skips such splits), 409 BOOKING_CANCELLED, ' +
       "404 BOOKING_NOT_FOUND (also another tenant's booking). Concurrent payments never overpay " +
       'a split.',
     scopes: ['receipts:write'],
@@ -51,6 +54,7 @@ export class PaymentsController {
       PAYMENT_EXCEEDS_OUTSTANDING,
       ALLOCATION_MISMATCH,
       ALLOCATION_INVALID,
+      RECEIPT_BEFORE_INVOICE,
       NUMBERING_EXHAUSTED,
     ],
     idempotent: true,

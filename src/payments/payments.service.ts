@@ -9,6 +9,7 @@ import { toMoney } from '@/common/money/money';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BOOKING_CANCELLED } from '@/demands/demands.errors';
 import { ReceiptView } from '@/receipts/dto/receipt.view';
+import { RECEIPT_BEFORE_INVOICE } from '@/receipts/receipts.errors';
 import {
   assertReceivedDatePlausible,
   ReceiptWritesService,
@@ -85,8 +86,14 @@ export class PaymentsService {
 
     const parts =
       body.allocation === OLDEST_DUE_FIRST
-        ? await this.oldestDueFirst(tenant, bookingId, body.payerId, amount)
-        : await this.asListed(tenant, bookingId, body.payerId, amount, body.allocation);
+        ? await this.oldestDueFirst(tenant, bookingId, body.payerId, amount, body.receivedDate)
+        : await this.asListed(
+            tenant,
+            bookingId,
+            { payerId: body.payerId, receivedDate: body.receivedDate },
+            amount,
+            body.allocation,
+          );
 
     const recorded: ReceiptView[] = [];
     for (const part of parts) {
@@ -115,6 +122,7 @@ export class PaymentsService {
     bookingId: string,
     payerId: string,
     amount: Decimal,
+    receivedDate: string,
   ): Promise<Part[]> {
     const locked = await this.txHost.tx.query<LockedIdRow[]>(
       LOCK_PAYER_SPLITS_SQL,
@@ -124,8 +132,11 @@ export class PaymentsService {
       tenant,
       locked.map((r) => r.id),
     );
+    // A taxed demand invoiced after the payment's date cannot take it (RECEIPT_BEFORE_INVOICE):
+    // it is skipped, and what the payer owes counts only the splits the payment may pay.
     const open: OpenSplit[] = rows
       .filter((r) => r.status !== 'CANCELLED' && r.demand_status !== 'CANCELLED')
+      .filter((r) => !(r.taxed && receivedDate < r.demand_date))
       .map(toOpenSplit);
     const parts = allocateOldestFirst(amount, open);
     if (parts === null) {
@@ -142,7 +153,7 @@ export class PaymentsService {
   private async asListed(
     tenant: TenantContext,
     bookingId: string,
-    payerId: string,
+    payer: { payerId: string; receivedDate: string },
     amount: Decimal,
     entries: PaymentAllocationEntry[],
   ): Promise<Part[]> {
@@ -168,8 +179,23 @@ export class PaymentsService {
     );
     const rows = await this.lockDemandsAndRead(tenant, ids);
     const splits = new Map(rows.map((r) => [r.id.toLowerCase(), toListedSplit(r)]));
-    const refusal = refuseListed(parts, splits, { bookingId, payerId });
+    const refusal = refuseListed(parts, splits, { bookingId, ...payer });
     if (refusal?.kind === 'INVALID') throw invalid(refusal.splitId, refusal.why);
+    if (refusal?.kind === 'BEFORE_INVOICE') {
+      throw RECEIPT_BEFORE_INVOICE.errorWith(
+        {
+          errors: [
+            {
+              field: 'receivedDate',
+              message: `receivedDate must not be before the tax invoice's date ${refusal.invoiceDate}`,
+            },
+          ],
+        },
+        payer.receivedDate,
+        refusal.invoiceDate,
+        refusal.splitId,
+      );
+    }
     if (refusal?.kind === 'EXCEEDS') {
       throw PAYMENT_EXCEEDS_OUTSTANDING.errorWith(
         {
@@ -204,6 +230,7 @@ function toListedSplit(row: PaymentSplitRow): ListedSplit {
     payerId: row.payer_id,
     cancelled: row.status === 'CANCELLED' || row.demand_status === 'CANCELLED',
     pending: new Decimal(row.amount).minus(row.paid_amount),
+    invoiceDate: row.taxed ? row.demand_date : null,
   };
 }
 

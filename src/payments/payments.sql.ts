@@ -58,8 +58,9 @@ export const splitIdsParams = (p: { tenantId: string; splitIds: string[] }): unk
  * The locked splits as they stand, oldest due first: by the demand's due date, then its number
  * (shorter first, so DEM/9 before DEM/10), then the split id. Params: splitIdsParams.
  */
-export const PAYMENT_SPLITS_SQL = `SELECT s.id, s.payer_id, s.amount::text AS amount,
-       s.paid_amount::text AS paid_amount, s.status, d.booking_id, d.status AS demand_status
+export const PAYMENT_SPLITS_SQL = `SELECT s.id, s.payer_id, s.gross_amount::text AS amount,
+       s.paid_amount::text AS paid_amount, s.status, d.booking_id, d.status AS demand_status,
+       d.demand_date::text AS demand_date, d.tax IS NOT NULL AS taxed
   FROM demand_splits s
   JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
  WHERE s.tenant_id = $1 AND s.id = ANY($2::uuid[])
@@ -68,9 +69,13 @@ export const PAYMENT_SPLITS_SQL = `SELECT s.id, s.payer_id, s.amount::text AS am
 export interface PaymentSplitRow {
   id: string;
   payer_id: string;
+  /** What the split owes in all: its amount plus its share of the tax (gross_amount). */
   amount: string;
   paid_amount: string;
   status: string;
   booking_id: string;
   demand_status: string;
+  demand_date: string;
+  /** A taxed demand takes no payment dated before its invoice (its demand date). */
+  taxed: boolean;
 }

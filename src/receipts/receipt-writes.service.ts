@@ -43,6 +43,7 @@ import {
   DEMAND_SPLIT_CANCELLED,
   DEMAND_SPLIT_NOT_FOUND,
   RECEIPT_AMOUNT_NOT_POSITIVE,
+  RECEIPT_BEFORE_INVOICE,
   RECEIPT_EXCEEDS_PENDING,
   RECEIPT_NOT_ACTIVE,
   RECEIPT_NOT_BOUNCEABLE,
@@ -108,6 +109,21 @@ export class ReceiptWritesService {
     if (!split) throw DEMAND_SPLIT_NOT_FOUND.error(body.demandSplit);
     if (split.d_status === 'CANCELLED') throw DEMAND_CANCELLED.error(split.id, split.demand_id);
     if (split.status === 'CANCELLED') throw DEMAND_SPLIT_CANCELLED.error(split.id);
+    if (split.d_taxed && body.receivedDate < split.d_demand_date) {
+      throw RECEIPT_BEFORE_INVOICE.errorWith(
+        {
+          errors: [
+            {
+              field: 'receivedDate',
+              message: `receivedDate must not be before the tax invoice's date ${split.d_demand_date}`,
+            },
+          ],
+        },
+        body.receivedDate,
+        split.d_demand_date,
+        split.id,
+      );
+    }
     const pending = pendingAmount({ total: split.amount, paid: split.paid_amount });
     if (amount.gt(pending)) {
       const message = `amount ${amount.toFixed(2)} exceeds the pending amount ${pending.toFixed(2)} of the demand split`;
@@ -222,6 +238,8 @@ export class ReceiptWritesService {
               booking: receipt.booking_id,
               milestone: null,
               demandType: 'MANUAL',
+              // A penalty for a dishonoured cheque is no consideration: never taxed.
+              chargeType: 'OTHER_CHARGES',
               totalAmount: charges.toNumber(),
               dueDate: bouncedOn,
               remarks:
@@ -237,7 +255,7 @@ export class ReceiptWritesService {
                 },
               ],
             },
-            { dueBeforeDemandDate: true },
+            { dueBeforeDemandDate: true, untaxed: true },
           );
     return { ...view, chargesDemand };
   }

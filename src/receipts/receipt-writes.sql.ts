@@ -23,23 +23,29 @@ export interface LockedSplitRow {
   demand_id: string;
   payer_type: string;
   payer_id: string;
+  /** What the split owes in all: its amount plus its share of the tax (gross_amount). */
   amount: string;
   paid_amount: string;
   status: DemandStatus;
   d_booking_id: string;
+  /** What the demand owes in all: totalAmount plus its tax (gross_amount). */
   d_total_amount: string;
   d_received_amount: string;
   d_status: DemandStatus;
+  d_demand_date: string;
+  /** Whether the demand is taxed (a tax invoice): no receipt may be dated before it. */
+  d_taxed: boolean;
 }
 
 /**
  * Locks a split and then its demand (the first two places of the lock order: FOR UPDATE locks
  * the rows of one result row in the order of the OF list). Params: lockSplitAndDemandParams.
  */
-export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.payer_id, s.amount::text AS amount,
+export const LOCK_SPLIT_AND_DEMAND_SQL = `SELECT s.id, s.demand_id, s.payer_type, s.payer_id, s.gross_amount::text AS amount,
        s.paid_amount::text AS paid_amount, s.status,
-       d.booking_id AS d_booking_id, d.total_amount::text AS d_total_amount,
-       d.received_amount::text AS d_received_amount, d.status AS d_status
+       d.booking_id AS d_booking_id, d.gross_amount::text AS d_total_amount,
+       d.received_amount::text AS d_received_amount, d.status AS d_status,
+       d.demand_date::text AS d_demand_date, d.tax IS NOT NULL AS d_taxed
   FROM demand_splits s
   JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
  WHERE s.tenant_id = $1 AND s.id = $2

@@ -31,6 +31,18 @@ export const RECEIPT_EXCEEDS_PENDING = defineProblem({
   example: ['200000.00', '150000.50', '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
 });
 
+/**
+ * A taxed demand is a tax invoice: money received before it would need a receipt voucher for an
+ * advance, which the service does not issue. Raise the demand dated on or before the payment.
+ */
+export const RECEIPT_BEFORE_INVOICE = defineProblem({
+  status: 422,
+  code: 'RECEIPT_BEFORE_INVOICE',
+  detail: (receivedDate: string, demandDate: string, splitId: string) =>
+    `A receipt dated ${receivedDate} is before the tax invoice of demand split ${splitId}, dated ${demandDate}; raise the demand dated on or before the payment.`,
+  example: ['2026-04-01', '2026-04-15', '3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b'],
+});
+
 /** Cancelled, or bounced: only an ACTIVE receipt leaves ACTIVE. */
 export const RECEIPT_NOT_ACTIVE = defineProblem({
   status: 409,

@@ -27,6 +27,7 @@ export interface ReceiptRow {
   s_payer_id: string;
   s_number: string;
   s_amount: string;
+  s_tax_amount: string;
   s_paid_amount: string;
   s_status: string;
   d_booking_id: string;
@@ -35,6 +36,7 @@ export interface ReceiptRow {
   d_demand_type: string;
   d_number: string;
   d_total_amount: string;
+  d_tax_amount: string;
   d_received_amount: string;
   d_due_date: string;
   d_remarks: string;
@@ -50,10 +52,12 @@ export const RECEIPT_ROW_COLUMNS = `
          r.status_changed_on::text AS status_changed_on, r.status_changed_by,
          r.realised_on::text AS realised_on, r.bank_line_id,
          s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
-         s.amount::text AS s_amount, s.paid_amount::text AS s_paid_amount, s.status AS s_status,
+         s.amount::text AS s_amount, s.tax_amount::text AS s_tax_amount,
+         s.paid_amount::text AS s_paid_amount, s.status AS s_status,
          d.booking_id AS d_booking_id, d.unit_id AS d_unit_id, d.milestone_id AS d_milestone_id,
          d.demand_type AS d_demand_type, d.demand_number AS d_number,
-         d.total_amount::text AS d_total_amount, d.received_amount::text AS d_received_amount,
+         d.total_amount::text AS d_total_amount, d.tax_amount::text AS d_tax_amount,
+         d.received_amount::text AS d_received_amount,
          d.due_date::text AS d_due_date, d.remarks AS d_remarks, d.status AS d_status,
          d.buyer_name AS d_buyer_name`;
 

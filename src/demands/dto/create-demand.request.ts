@@ -1,3 +1,4 @@
+import { CHARGE_TYPES, ChargeType } from '@/gst/gst-tax';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -94,6 +95,16 @@ export class CreateDemandRequest {
   })
   @IsIn(DEMAND_TYPES)
   demandType: DemandType;
+
+  @ApiPropertyOptional({
+    description:
+      'What is charged, which decides the GST rate while GST is enabled (docs/gst.md): CONSTRUCTION (the default), OTHER_CHARGES (maintenance, legal, club, meter: taxed at 9 % + 9 % on their own), or INTEREST, which is always and only the charge type of an INTEREST demand (another value with an INTEREST demand, or INTEREST with another type, is 400 VALIDATION_FAILED).',
+    enum: CHARGE_TYPES,
+    example: 'CONSTRUCTION',
+  })
+  @IsOptional()
+  @IsIn(CHARGE_TYPES)
+  chargeType?: ChargeType;
 
   @ApiProperty({
     description: `Amount demanded: a number > 0 with at most two decimals (at most ${MAX_MONEY_AMOUNT}); the splits must add up to it exactly.`,

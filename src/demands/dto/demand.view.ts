@@ -35,7 +35,11 @@ export class DemandSplitMetaView {
   @ApiProperty({ description: 'Amount this payer owes.', type: MoneyView }) amount: MoneyView;
   @ApiProperty({ description: 'Sum of the active receipts against this split.', type: MoneyView })
   paidAmount: MoneyView;
-  @ApiProperty({ description: 'amount - paidAmount.', type: MoneyView }) pendingAmount: MoneyView;
+  @ApiProperty({
+    description: 'What is still owed: amount + its share of the tax (0 untaxed) - paidAmount.',
+    type: MoneyView,
+  })
+  pendingAmount: MoneyView;
   @ApiProperty({
     description: 'PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.',
     enum: DEMAND_STATUSES,
@@ -103,14 +107,65 @@ export class DemandMetaView {
   status: string;
   @ApiProperty({ description: 'Sum of the active receipts against the splits.', type: MoneyView })
   receivedAmount: MoneyView;
-  @ApiProperty({ description: 'totalAmount - receivedAmount.', type: MoneyView })
+  @ApiProperty({
+    description:
+      'What is still owed: totalAmount + the tax (0 for an untaxed demand) - receivedAmount.',
+    type: MoneyView,
+  })
   pendingAmount: MoneyView;
   @ApiProperty({ description: 'Name of the buyer (from the booking).', example: 'Ananya Iyer' })
   buyerName: string;
 }
 
-/** A split as a demand shows it: its summary and the payer's name. */
+/** A taxed demand's tax: rates in percent, money as Money. */
+export class DemandTaxView {
+  @ApiProperty({
+    description: 'One third of the consideration for construction (the land), else 0.',
+    type: MoneyView,
+  })
+  landDeduction: MoneyView;
+  @ApiProperty({ description: 'totalAmount - landDeduction.', type: MoneyView })
+  taxableValue: MoneyView;
+  @ApiProperty({ description: 'CGST rate in percent.', example: 3.75 })
+  cgstRate: number;
+  @ApiProperty({
+    description: 'round(taxableValue x cgstRate), half-up to the paisa.',
+    type: MoneyView,
+  })
+  cgst: MoneyView;
+  @ApiProperty({ description: 'SGST rate in percent.', example: 3.75 })
+  sgstRate: number;
+  @ApiProperty({
+    description: 'round(taxableValue x sgstRate), half-up to the paisa.',
+    type: MoneyView,
+  })
+  sgst: MoneyView;
+  @ApiProperty({ description: 'cgst + sgst.', type: MoneyView })
+  total: MoneyView;
+}
+
+/** The tax invoice a taxed demand is. */
+export class DemandInvoiceRefView {
+  @ApiProperty({ format: 'uuid', example: '6e5f4a3b-2c1d-4a9b-8c7d-5b4a3c2d1e0f' })
+  id: string;
+  @ApiProperty({ example: 'INV/26-27/00001' })
+  number: string;
+  @ApiProperty({ description: 'The demand date.', format: 'date', example: '2026-11-22' })
+  date: string;
+}
+
+/** A split as a demand shows it: its summary, its tax and the payer's name. */
 export class DemandSplitView extends DemandSplitMetaView {
+  @ApiProperty({
+    description:
+      "The split's share of the demand's tax, in proportion to its amount (0.00 when the demand is untaxed).",
+    type: MoneyView,
+  })
+  taxAmount: MoneyView;
+
+  @ApiProperty({ description: 'What the split owes in all: amount + taxAmount.', type: MoneyView })
+  grossAmount: MoneyView;
+
   @ApiProperty({
     description:
       "The payer's name as given, or null (documents then print a BUYER's as the booking's buyerName, any other as its payer type's label).",
@@ -142,6 +197,38 @@ export class DemandView extends DemandMetaView {
   interestThrough: string | null;
 
   @ApiProperty({
+    description:
+      'CONSTRUCTION (default), OTHER_CHARGES (maintenance, legal, club, meter...), or INTEREST (always and only for INTEREST demands): decides the GST rate (docs/gst.md).',
+    enum: ['CONSTRUCTION', 'OTHER_CHARGES', 'INTEREST'],
+    example: 'CONSTRUCTION',
+  })
+  chargeType: string;
+
+  @ApiProperty({
+    description: 'The GST on the demand as invoiced; null when it is untaxed.',
+    type: DemandTaxView,
+    nullable: true,
+  })
+  tax: DemandTaxView | null;
+
+  @ApiProperty({ description: 'What is owed in all: totalAmount + tax.total.', type: MoneyView })
+  grossAmount: MoneyView;
+
+  @ApiProperty({
+    description: 'The tax invoice this demand is (GET /demands/{id}/invoice); null when untaxed.',
+    type: DemandInvoiceRefView,
+    nullable: true,
+  })
+  invoice: DemandInvoiceRefView | null;
+
+  @ApiProperty({
+    description:
+      'True when the demand was cancelled after the window for a GST credit note had closed (section 34): its tax was not credited.',
+    example: false,
+  })
+  gstCreditTimeBarred: boolean;
+
+  @ApiProperty({
     type: [DemandSplitView],
     description: 'One split per payer, in the order they were sent.',
   })
@@ -154,6 +241,7 @@ export function toDemandSplitMetaView(
   row: Omit<DemandSplitRow, 'payer_name'>,
   money: MoneyOf,
 ): DemandSplitMetaView {
+  const gross = new Decimal(row.amount).plus(row.tax_amount);
   return {
     id: row.id,
     demand: row.demand_id,
@@ -162,16 +250,25 @@ export function toDemandSplitMetaView(
     demandSplitNumber: row.demand_split_number,
     amount: money(row.amount),
     paidAmount: money(row.paid_amount),
-    pendingAmount: money(new Decimal(row.amount).minus(row.paid_amount)),
+    pendingAmount: money(gross.minus(row.paid_amount)),
     status: row.status,
   };
 }
 
 /** The DemandMeta summary (also embedded in every receipt). */
-export function toDemandMetaView(
-  row: Omit<DemandRow, 'demand_date' | 'interest_through'>,
-  money: MoneyOf,
-): DemandMetaView {
+/** What DemandMeta reads of a demand row (receipts embed it from their own columns). */
+export type DemandMetaRow = Omit<
+  DemandRow,
+  | 'demand_date'
+  | 'interest_through'
+  | 'charge_type'
+  | 'tax'
+  | 'invoice_id'
+  | 'invoice_number'
+  | 'gst_credit_time_barred'
+>;
+
+export function toDemandMetaView(row: DemandMetaRow, money: MoneyOf): DemandMetaView {
   return {
     id: row.id,
     booking: row.booking_id,
@@ -184,7 +281,9 @@ export function toDemandMetaView(
     remarks: row.remarks,
     status: row.status,
     receivedAmount: money(row.received_amount),
-    pendingAmount: money(new Decimal(row.total_amount).minus(row.received_amount)),
+    pendingAmount: money(
+      new Decimal(row.total_amount).plus(row.tax_amount).minus(row.received_amount),
+    ),
     buyerName: row.buyer_name,
   };
 }
@@ -199,6 +298,27 @@ export function toDemandView(
     ...toDemandMetaView(row, money),
     demandDate: row.demand_date,
     interestThrough: row.interest_through,
-    splits: splits.map((s) => ({ ...toDemandSplitMetaView(s, money), payerName: s.payer_name })),
+    chargeType: row.charge_type,
+    tax: row.tax && {
+      landDeduction: money(row.tax.landDeduction),
+      taxableValue: money(row.tax.taxableValue),
+      cgstRate: Number(row.tax.cgstRate),
+      cgst: money(row.tax.cgst),
+      sgstRate: Number(row.tax.sgstRate),
+      sgst: money(row.tax.sgst),
+      total: money(row.tax.total),
+    },
+    grossAmount: money(new Decimal(row.total_amount).plus(row.tax_amount)),
+    invoice:
+      row.invoice_id === null || row.invoice_number === null
+        ? null
+        : { id: row.invoice_id, number: row.invoice_number, date: row.demand_date },
+    gstCreditTimeBarred: row.gst_credit_time_barred,
+    splits: splits.map((s) => ({
+      ...toDemandSplitMetaView(s, money),
+      taxAmount: money(s.tax_amount),
+      grossAmount: money(new Decimal(s.amount).plus(s.tax_amount)),
+      payerName: s.payer_name,
+    })),
   };
 }
