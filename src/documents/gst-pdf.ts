@@ -337,12 +337,15 @@ export class GstPdf {
     this.rule(8);
   }
 
-  /** Label and amount pairs at the right, kept together; `true` marks the total in bold. */
+  /**
+   * Label and amount pairs at the right, `true` marking the total in bold; kept on one page with
+   * room for the words and the signatory below, so a signature never stands on a page alone.
+   */
   totals(rows: readonly (readonly [string, DecimalText, boolean?])[]): void {
     const { doc } = this;
     const blockWidth = 280;
     const x = this.right - blockWidth;
-    this.keep(rows.length * 16 + 10);
+    this.keep(rows.length * 16 + 190);
     for (const [label, amount, total] of rows) {
       if (total) {
         this.y += 2;
