@@ -132,18 +132,26 @@ export function startPdf(start: PdfStart): StartedPdf {
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** `22 Nov 2026` (en-IN) or `Nov 22, 2026` (en-US): a calendar date as the locale writes it. */
-export function displayDate(date: string, locale: string): string {
+/**
+ * `22 Nov 2026` (en-IN) or `Nov 22, 2026` (en-US): a calendar date as the locale writes it.
+ * `day: '2-digit'` gives `01 Apr 2026`, as tax invoices and credit notes are dated.
+ */
+export function displayDate(
+  date: string,
+  locale: string,
+  day: 'numeric' | '2-digit' = 'numeric',
+): string {
   // One formatter per locale: a statement prints hundreds of dates, and making one is costly.
-  let format = dateFormats.get(locale);
+  const key = `${locale}|${day}`;
+  let format = dateFormats.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat(locale, {
-      day: 'numeric',
+      day,
       month: 'short',
       year: 'numeric',
       timeZone: 'UTC',
     });
-    dateFormats.set(locale, format);
+    dateFormats.set(key, format);
   }
   return format.format(new Date(`${date}T00:00:00Z`));
 }
