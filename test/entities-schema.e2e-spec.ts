@@ -47,6 +47,8 @@ const ENTITY_TABLES = [
   'collection_holds',
   'demand_splits',
   'demands',
+  'gst_settings',
+  'gst_settings_history',
   'idempotency_keys',
   'interest_policies',
   'interest_policy_history',
