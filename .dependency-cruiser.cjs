@@ -48,6 +48,9 @@ const LAYERS = [
   ['tenants'],
   ['tenant-config'],
   ['numbering'],
+  // The tenant's GST settings (registration, filed periods): read by the features that tax
+  // demands, in their transaction.
+  ['gst-settings'],
   // GST: the tax rule of a demand, the GSTIN and the booking's class (pure), for the features
   // above that tax demands and print invoices.
   ['gst'],

@@ -44,6 +44,7 @@ import { InterestModule } from '@/interest/interest.module';
 import { BankModule } from '@/bank/bank.module';
 import { StatementsModule } from '@/statements/statements.module';
 import { LettersModule } from '@/letters/letters.module';
+import { GstSettingsModule } from '@/gst-settings/gst-settings.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -112,6 +113,7 @@ export class AppModule {
         BankModule,
         StatementsModule,
         LettersModule,
+        GstSettingsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

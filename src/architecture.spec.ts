@@ -18,6 +18,7 @@ const ROOMS = [
   'events',
   'exports',
   'gst',
+  'gst-settings',
   'health',
   'housekeeping',
   'http',

@@ -21,6 +21,8 @@ import { InterestWaiver } from '@/interest/interest-waiver.entity';
 import { CollectionHold } from '@/letters/collection-hold.entity';
 import { Reminder } from '@/letters/reminder.entity';
 import { ReminderPolicy } from '@/letters/reminder-policy.entity';
+import { GstSettings } from '@/gst-settings/gst-settings.entity';
+import { GstSettingsHistory } from '@/gst-settings/gst-settings-history.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
@@ -45,6 +47,8 @@ export const ENTITIES = [
   ReminderPolicy,
   CollectionHold,
   Reminder,
+  GstSettings,
+  GstSettingsHistory,
   TaxInvoice,
   CreditNote,
 ];

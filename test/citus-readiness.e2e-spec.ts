@@ -38,6 +38,8 @@ const DISTRIBUTION_ORDER = [
   'reminder_policies',
   'collection_holds',
   'reminders',
+  'gst_settings',
+  'gst_settings_history',
   'tax_invoices',
   'credit_notes',
 ];

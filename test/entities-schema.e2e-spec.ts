@@ -48,6 +48,8 @@ const ENTITY_TABLES = [
   'credit_notes',
   'demand_splits',
   'demands',
+  'gst_settings',
+  'gst_settings_history',
   'idempotency_keys',
   'interest_policies',
   'interest_policy_history',

@@ -14,6 +14,7 @@ const SORT_COLUMNS = {
   buyerName: 'buyer_name',
   status: 'status',
   agreementValue: 'agreement_value',
+  carpetAreaSqm: 'carpet_area_sqm',
 };
 
 export const BOOKING_SEARCH = new SearchCatalogue(
@@ -28,6 +29,8 @@ export const BOOKING_SEARCH = new SearchCatalogue(
     field('status', 'enum', 'booking', 'status', { enumValues: BOOKING_STATUSES }),
     field('bookingDate', 'date', 'booking', 'booking_date'),
     field('agreementValue', 'number', 'booking', 'agreement_value', { nullable: true }),
+    field('carpetAreaSqm', 'number', 'booking', 'carpet_area_sqm', { nullable: true }),
+    field('buyerGstin', 'text', 'booking', 'buyer_gstin', { nullable: true }),
     field('keyword', 'keyword', 'keyword', ''),
   ],
   SORT_COLUMNS,

@@ -13,12 +13,15 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 /**
  * Mirrors migrations/1763776800000-InitialSchema.ts, 1764500000000-StatusChanges.ts and
  * 1764600000000-DemandBookingSearch.ts, 1765530000000-Letters.ts and
- * 1765580000000-NamesOnPaper.ts; test/entities-schema.e2e-spec.ts keeps it so.
+ * 1765580000000-NamesOnPaper.ts and 1765630000000-GstSettings.ts; test/entities-schema.e2e-spec.ts
+ * keeps it so.
  */
 @Entity('bookings')
 @Unique('bookings_tenant_id_booking_number_key', ['tenantId', 'bookingNumber'])
 @Check('bookings_status_check', `status IN ('ACTIVE', 'CANCELLED')`)
 @Check('bookings_agreement_value_check', `agreement_value > 0`)
+@Check('bookings_carpet_area_sqm_check', `carpet_area_sqm > 0`)
+@Check('bookings_allotment_date_check', `allotment_date >= booking_date`)
 // (tenant_id, booking_date DESC, id DESC): TypeORM has no key order; the migration has it.
 @Index('bookings_booking_date_idx', ['tenantId', 'bookingDate', 'id'])
 // GIN over (tenant_id, booking_number gin_trgm_ops, buyer_name gin_trgm_ops): operator classes
@@ -62,6 +65,35 @@ export class Booking {
     nullable: true,
   })
   agreementValue: string | null;
+
+  /** Carpet area in square metres (numeric text); null when not given. */
+  @Column({
+    name: 'carpet_area_sqm',
+    type: 'numeric',
+    precision: 10,
+    scale: 2,
+    nullable: true,
+  })
+  carpetAreaSqm: string | null;
+
+  /** In a metropolitan city: the affordable carpet area is 60 m² there, 90 m² elsewhere. */
+  @Column({ name: 'metro_city', type: 'boolean', default: false })
+  metroCity: boolean;
+
+  /** The whole consideration is received after the completion certificate: no GST. */
+  @Column({ name: 'gst_exempt', type: 'boolean', default: false })
+  gstExempt: boolean;
+
+  @Column({ name: 'buyer_address', type: 'text', nullable: true })
+  buyerAddress: string | null;
+
+  /** A buyer registered for GST (upper case, check character verified); null otherwise. */
+  @Column({ name: 'buyer_gstin', type: 'text', nullable: true })
+  buyerGstin: string | null;
+
+  /** Null: the booking date (rows written before the column existed need no backfill). */
+  @Column({ name: 'allotment_date', type: 'date', nullable: true })
+  allotmentDate: string | null;
 
   @Column({ type: 'text', default: 'ACTIVE' })
   status: 'ACTIVE' | 'CANCELLED';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -13,7 +13,8 @@ import { TenantContext } from '@/common/tenant-context';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { Route } from '@/http/route.decorator';
 import { NUMBERING_EXHAUSTED } from '@/numbering/numbering.errors';
-import { BOOKING_NOT_FOUND } from './bookings.errors';
+import { GSTIN_INVALID } from '@/gst/gst.errors';
+import { BOOKING_NOT_FOUND, BOOKING_UPDATE_CANCELLED } from './bookings.errors';
 import { BookingsService } from './bookings.service';
 import { ApiSearchQuery } from '@/search/search-swagger';
 import type { RawSearchQuery } from '@/search/search-request';
@@ -22,6 +23,7 @@ import { BookingPage } from './dto/booking-page.view';
 import { BookingSearchFilterDto } from './dto/booking-search.request';
 import { BookingView } from './dto/booking.view';
 import { CreateBookingRequest } from './dto/create-booking.request';
+import { UpdateBookingRequest } from './dto/update-booking.request';
 
 @ApiTags('bookings')
 @ApiExtraModels(MoneyView)
@@ -34,9 +36,9 @@ export class BookingsController {
   @Route({
     summary: 'Create a booking of a unit.',
     description:
-      "Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED).",
+      "Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED); so is an allotmentDate before bookingDate. A buyerGstin of the wrong form or check character is 400 GSTIN_INVALID. The view carries the derived gstClass. Writes a booking.created event.",
     scopes: ['receipts:write'],
-    problems: [NUMBERING_EXHAUSTED],
+    problems: [GSTIN_INVALID, NUMBERING_EXHAUSTED],
     idempotent: true,
   })
   @ApiBody({
@@ -104,5 +106,39 @@ export class BookingsController {
     @Param('id', uuidPipe('id')) id: string,
   ): Promise<BookingView> {
     return this.bookings.findOne(tenant, id);
+  }
+
+  @Patch(':id')
+  @Route({
+    summary: "Change a booking's GST fields, agreement value or unit name.",
+    description:
+      "Changes only unitName, agreementValue, carpetAreaSqm, metroCity, gstExempt, buyerAddress, buyerGstin and allotmentDate: a field left out keeps its value, null clears it (metroCity and gstExempt to false, allotmentDate to bookingDate); any other field is 400 VALIDATION_FAILED (an unknown field), as is an allotmentDate before bookingDate. A buyerGstin of the wrong form or check character is 400 GSTIN_INVALID. A cancelled booking is 409 BOOKING_CANCELLED; another tenant's booking is 404. Changes affect documents issued afterwards only. Writes a booking.updated event (data: the booking) when anything changed.",
+    scopes: ['receipts:write'],
+    problems: [GSTIN_INVALID, BOOKING_NOT_FOUND, BOOKING_UPDATE_CANCELLED],
+  })
+  @ApiIdParam('Booking id.')
+  @ApiBody({
+    type: UpdateBookingRequest,
+    examples: {
+      affordable: {
+        summary: 'The facts of its GST class',
+        value: { carpetAreaSqm: 58.5, metroCity: true, agreementValue: 4250000 },
+      },
+      registeredBuyer: {
+        summary: 'A buyer registered for GST',
+        value: {
+          buyerGstin: '27AAPFU0939F1ZV',
+          buyerAddress: 'Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050',
+        },
+      },
+    },
+  })
+  @ApiOkResponse({ type: BookingView, description: 'The booking as changed.' })
+  update(
+    @Tenant() tenant: TenantContext,
+    @Param('id', uuidPipe('id')) id: string,
+    @Body() body: UpdateBookingRequest,
+  ): Promise<BookingView> {
+    return this.bookings.update(tenant, id, body);
   }
 }

@@ -28,6 +28,7 @@ import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560
 import { ReceiptAmountPaise1765570000000 } from '../../migrations/1765570000000-ReceiptAmountPaise';
 import { NamesOnPaper1765580000000 } from '../../migrations/1765580000000-NamesOnPaper';
 import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-GstDocumentNumbers';
+import { GstSettings1765630000000 } from '../../migrations/1765630000000-GstSettings';
 import { DemandTax1765640000000 } from '../../migrations/1765640000000-DemandTax';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   ReceiptAmountPaise1765570000000,
   NamesOnPaper1765580000000,
   GstDocumentNumbers1765620000000,
+  GstSettings1765630000000,
   DemandTax1765640000000,
 ];
 

@@ -3,6 +3,7 @@ import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
 import { TenantContext } from '@/common/tenant-context';
+import { GST_CLASSES, gstClass, type GstClass } from '@/gst/gst-tax';
 
 export class BookingView {
   @ApiProperty({
@@ -51,6 +52,48 @@ export class BookingView {
     example: null,
   })
   agreementValue: MoneyView | null;
+  @ApiProperty({
+    description: 'Carpet area in square metres, or null when not given.',
+    nullable: true,
+    type: Number,
+    example: 58.5,
+  })
+  carpetAreaSqm: number | null;
+  @ApiProperty({ description: 'Whether the unit is in a metropolitan city.', example: true })
+  metroCity: boolean;
+  @ApiProperty({
+    description:
+      'Whether the whole consideration is received after the completion certificate (no GST).',
+    example: false,
+  })
+  gstExempt: boolean;
+  @ApiProperty({
+    description: "The buyer's address printed on tax invoices, or null.",
+    nullable: true,
+    type: String,
+    example: 'Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050',
+  })
+  buyerAddress: string | null;
+  @ApiProperty({
+    description: "The buyer's GSTIN (a buyer registered for GST), or null.",
+    nullable: true,
+    type: String,
+    example: '27AAPFU0939F1ZV',
+  })
+  buyerGstin: string | null;
+  @ApiProperty({
+    description: 'Date of the allotment (bookingDate unless given).',
+    format: 'date',
+    example: '2026-12-01',
+  })
+  allotmentDate: string;
+  @ApiProperty({
+    description:
+      'The GST class, derived: EXEMPT when gstExempt; else AFFORDABLE when carpetAreaSqm <= 60 (metroCity) or <= 90 (elsewhere) and agreementValue <= 45,00,000.00, both known; else STANDARD.',
+    enum: GST_CLASSES,
+    example: 'AFFORDABLE',
+  })
+  gstClass: GstClass;
   @ApiProperty({ description: 'Booking status.', enum: ['ACTIVE', 'CANCELLED'], example: 'ACTIVE' })
   status: string;
   @ApiProperty({
@@ -79,6 +122,19 @@ export function toBookingView(row: BookingRow, tenant: TenantContext): BookingVi
       row.agreement_value === null
         ? null
         : toMoney(row.agreement_value, tenant.currency, tenant.locale),
+    // numeric(10,2) text: Number() is the JSON number of exactly those digits.
+    carpetAreaSqm: row.carpet_area_sqm === null ? null : Number(row.carpet_area_sqm),
+    metroCity: row.metro_city,
+    gstExempt: row.gst_exempt,
+    buyerAddress: row.buyer_address,
+    buyerGstin: row.buyer_gstin,
+    allotmentDate: row.allotment_date,
+    gstClass: gstClass({
+      gstExempt: row.gst_exempt,
+      carpetAreaSqm: row.carpet_area_sqm,
+      metroCity: row.metro_city,
+      agreementValue: row.agreement_value,
+    }),
     status: row.status,
     created: new Date(row.created_at).toISOString(),
     createdBy: row.created_by,

@@ -1,11 +1,48 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  registerDecorator,
+  ValidationArguments,
+} from 'class-validator';
+import Decimal from 'decimal.js';
 import {
   IsLocalDate,
   IsMoneyAmount,
   IsNotBlank,
   MAX_MONEY_AMOUNT,
 } from '@/common/field-validators';
+
+/** The largest carpet area the column holds (numeric(10,2)). */
+export const MAX_CARPET_AREA_SQM = '99999999.99';
+
+/** Why `value` is not a carpet area (a number > 0 with at most two decimals), or null. */
+export function carpetAreaProblem(value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+  // String(n) is what the client wrote for a number this small (see moneyAmountProblem).
+  const area = new Decimal(String(value));
+  if (area.decimalPlaces() > 2) return 'must have at most 2 decimal places';
+  if (area.lte(0)) return 'must be greater than 0';
+  if (area.gt(MAX_CARPET_AREA_SQM)) return `must not exceed ${MAX_CARPET_AREA_SQM}`;
+  return null;
+}
+
+function IsCarpetArea() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCarpetArea',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => carpetAreaProblem(value) === null,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} ${carpetAreaProblem(args.value) ?? 'is not a valid area'}`,
+      },
+    });
+}
 
 export class CreateBookingRequest {
   @ApiProperty({
@@ -72,4 +109,77 @@ export class CreateBookingRequest {
   @IsOptional()
   @IsMoneyAmount()
   agreementValue?: number | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Carpet area of the unit in square metres: a number > 0 with at most two decimals, or null (unknown: the booking is STANDARD for GST).',
+    example: 58.5,
+    minimum: 0.01,
+    nullable: true,
+    type: Number,
+  })
+  @IsOptional()
+  @IsCarpetArea()
+  carpetAreaSqm?: number | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.',
+    example: true,
+    default: false,
+    nullable: true,
+    type: Boolean,
+  })
+  @IsOptional()
+  @IsBoolean()
+  metroCity?: boolean | null;
+
+  @ApiPropertyOptional({
+    description:
+      'The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.',
+    example: false,
+    default: false,
+    nullable: true,
+    type: Boolean,
+  })
+  @IsOptional()
+  @IsBoolean()
+  gstExempt?: boolean | null;
+
+  @ApiPropertyOptional({
+    description: "The buyer's address as printed on tax invoices; 1 to 500 characters, or null.",
+    nullable: true,
+    type: String,
+    minLength: 1,
+    maxLength: 500,
+    example: 'Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(500)
+  buyerAddress?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      "The buyer's GSTIN when registered for GST (trimmed and upper-cased, then checked: else 400 GSTIN_INVALID), or null.",
+    nullable: true,
+    type: String,
+    example: '27AAPFU0939F1ZV',
+  })
+  @IsOptional()
+  @IsString()
+  buyerGstin?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Date of the allotment (YYYY-MM-DD), not before bookingDate (else 400 VALIDATION_FAILED); left out or null: bookingDate.',
+    format: 'date',
+    nullable: true,
+    type: String,
+    example: '2026-12-01',
+  })
+  @IsOptional()
+  @IsLocalDate()
+  allotmentDate?: string | null;
 }

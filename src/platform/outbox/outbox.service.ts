@@ -29,6 +29,8 @@ export const EVENT_TYPES = [
   'reminder-policy.updated',
   'collection-hold.created',
   'collection-hold.ended',
+  'gst-settings.updated',
+  'booking.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
