@@ -65,6 +65,13 @@ describe('write side: bookings, demands, receipts', () => {
         status: 'ACTIVE',
         created: expect.stringMatching(ISO_MS),
         createdBy: 'priya.sharma',
+        allotmentDate: '2026-05-10',
+        buyerAddress: null,
+        buyerGstin: null,
+        carpetAreaSqm: null,
+        gstClass: 'STANDARD',
+        gstExempt: false,
+        metroCity: false,
       });
       expect(Math.abs(Date.parse(res.body.created) - Date.now())).toBeLessThan(60_000);
 
@@ -164,6 +171,11 @@ describe('write side: bookings, demands, receipts', () => {
         buyerName: 'Kavya Nair',
         demandDate: '2026-11-20',
         interestThrough: null,
+        chargeType: 'CONSTRUCTION',
+        tax: null,
+        grossAmount: money(250000.5, '2,50,000.50'),
+        invoice: null,
+        gstCreditTimeBarred: false,
         splits: [
           {
             id: expect.stringMatching(UUID),
@@ -175,6 +187,8 @@ describe('write side: bookings, demands, receipts', () => {
             amount: money(50000.25, '50,000.25'),
             paidAmount: money(0, '0.00'),
             pendingAmount: money(50000.25, '50,000.25'),
+            taxAmount: money(0, '0.00'),
+            grossAmount: money(50000.25, '50,000.25'),
             status: 'PENDING',
           },
           {
@@ -187,6 +201,8 @@ describe('write side: bookings, demands, receipts', () => {
             amount: money(200000.25, '2,00,000.25'),
             paidAmount: money(0, '0.00'),
             pendingAmount: money(200000.25, '2,00,000.25'),
+            taxAmount: money(0, '0.00'),
+            grossAmount: money(200000.25, '2,00,000.25'),
             status: 'PENDING',
           },
         ],

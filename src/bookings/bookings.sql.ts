@@ -107,12 +107,15 @@ export interface LockedBookingRow {
 }
 
 /** Writes every field PATCH may change. Params: updateBookingParams. */
-export const UPDATE_BOOKING_SQL = `UPDATE bookings
+// A CTE, so the driver answers rows (a bare UPDATE answers [rows, count] through TypeORM).
+export const UPDATE_BOOKING_SQL = `WITH updated AS (
+UPDATE bookings
    SET unit_name = $3, agreement_value = $4::numeric, carpet_area_sqm = $5::numeric,
        metro_city = $6, gst_exempt = $7, buyer_address = $8, buyer_gstin = $9,
        allotment_date = $10::date
  WHERE tenant_id = $1 AND id = $2
-RETURNING ${BOOKING_COLUMNS}`;
+RETURNING ${BOOKING_COLUMNS})
+SELECT * FROM updated`;
 
 export const updateBookingParams = (
   p: {

@@ -15,8 +15,21 @@ import {
   BOOKING_HAS_RECEIPTS,
   DEMAND_HAS_RECEIPTS,
 } from './cancellations.errors';
+import { parseLocalDate } from '@/common/dates/local-date';
+import { GstSettingsService } from '@/gst-settings/gst-settings.service';
+import { NumberingService } from '@/numbering/numbering.service';
+import { Clock } from '@/platform/clock/clock';
+import { planCreditNotes } from './credit-notes';
 import {
   ACTIVE_RECEIPT_SQL,
+  BOOKING_OF_DEMAND_SQL,
+  BookingOfDemandRow,
+  demandIdsParams,
+  INSERT_CREDIT_NOTE_SQL,
+  insertCreditNoteParams,
+  INVOICES_OF_DEMANDS_SQL,
+  InvoiceOfDemandRow,
+  MARK_TIME_BARRED_SQL,
   CANCEL_BOOKING_SQL,
   CANCEL_DEMANDS_SQL,
   CancelledDemandsRow,
@@ -55,6 +68,9 @@ export class CancellationsService {
     private readonly demands: DemandsService,
     private readonly receipts: ReceiptsService,
     private readonly outbox: OutboxService,
+    private readonly clock: Clock,
+    private readonly numbering: NumberingService,
+    private readonly gst: GstSettingsService,
   ) {}
 
   async cancelDemand(
@@ -67,6 +83,11 @@ export class CancellationsService {
     if (locked.status === 'CANCELLED') throw ALREADY_CANCELLED.error('Demand', id);
     await this.refuseActiveReceipts(tenant, 'demand', id);
     await this.cancelDemandRows(tenant, 'demand', id, body.reason);
+    const [owner] = await this.txHost.tx.query<BookingOfDemandRow[]>(
+      BOOKING_OF_DEMAND_SQL,
+      targetParams({ tenantId: tenant.tenantId, id }),
+    );
+    await this.issueCreditNotes(tenant, owner.booking_id, [id], body.reason);
     const cancelled = await this.demands.findOne(tenant, id);
     this.outbox.record('demand.cancelled', cancelled);
     return cancelled;
@@ -87,6 +108,7 @@ export class CancellationsService {
     await this.lockDemands(tenant, 'booking', id);
     await this.refuseActiveReceipts(tenant, 'booking', id);
     const demandIds = await this.cancelDemandRows(tenant, 'booking', id, body.reason);
+    await this.issueCreditNotes(tenant, id, demandIds, body.reason);
     await em.query(
       CANCEL_BOOKING_SQL,
       cancelParams({
@@ -103,6 +125,61 @@ export class CancellationsService {
       this.outbox.record('demand.cancelled', await this.demands.findOne(tenant, demandId));
     }
     return cancelled;
+  }
+
+  /**
+   * The credit notes of taxed demands just cancelled with nothing paid (docs/gst.md): their whole
+   * tax, one note per financial year of their invoices, dated today, numbered from the
+   * `credit-note` series in this transaction; an invoice past its section 34 window gets none
+   * and its demand is marked `gstCreditTimeBarred`.
+   */
+  private async issueCreditNotes(
+    tenant: TenantContext,
+    bookingId: string,
+    demandIds: readonly string[],
+    reason: string,
+  ): Promise<void> {
+    if (demandIds.length === 0) return;
+    const em = this.txHost.tx;
+    const invoices = await em.query<InvoiceOfDemandRow[]>(
+      INVOICES_OF_DEMANDS_SQL,
+      demandIdsParams({ tenantId: tenant.tenantId, demandIds }),
+    );
+    if (invoices.length === 0) return;
+    const today = this.clock.today(tenant);
+    const { annualReturns } = await this.gst.settings(tenant);
+    const plan = planCreditNotes(
+      invoices.map((i) => ({ demandId: i.demand_id, document: i.document })),
+      today,
+      annualReturns,
+    );
+    if (plan.timeBarred.length > 0) {
+      await em.query(
+        MARK_TIME_BARRED_SQL,
+        demandIdsParams({ tenantId: tenant.tenantId, demandIds: plan.timeBarred }),
+      );
+    }
+    for (const note of plan.notes) {
+      const number = await this.numbering.allocate(tenant, 'credit-note', {
+        date: parseLocalDate(today),
+      });
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      const { financialYear, demandIds: credited, ...printed } = note;
+      const document = { number, date: today, reason, ...printed };
+      const [row] = await em.query<{ id: string }[]>(
+        INSERT_CREDIT_NOTE_SQL,
+        insertCreditNoteParams({
+          tenantId: tenant.tenantId,
+          bookingId,
+          number,
+          date: today,
+          recipientGstin: note.recipient.gstin,
+          document,
+          createdBy: tenant.actor,
+        }),
+      );
+      this.outbox.record('credit-note.issued', { id: row.id, ...document });
+    }
   }
 
   /** Locks the splits and then the demands of the target, each in id order. */

@@ -3,6 +3,7 @@
  * demand or one booking (`CancelTarget`); the statements that differ by target are picked here,
  * keyed by it, so no SQL text travels between functions.
  */
+import type { TaxInvoiceDocument } from '@/demands/demands.sql';
 
 /** What is cancelled: one demand, or one booking with all its demands. */
 export type CancelTarget = 'demand' | 'booking';
@@ -85,3 +86,51 @@ export const cancelParams = (p: {
   reason: string;
   cancelledBy: string;
 }): unknown[] => [p.tenantId, p.id, p.reason, p.cancelledBy];
+
+/** The tax invoices of some demands, as issued. Params: demandIdsParams. */
+export const INVOICES_OF_DEMANDS_SQL = `SELECT demand_id, document FROM tax_invoices
+ WHERE tenant_id = $1 AND demand_id = ANY ($2::uuid[])`;
+
+export interface InvoiceOfDemandRow {
+  demand_id: string;
+  document: TaxInvoiceDocument;
+}
+
+export const demandIdsParams = (p: {
+  tenantId: string;
+  demandIds: readonly string[];
+}): unknown[] => [p.tenantId, p.demandIds];
+
+/** A credit note as issued (its document frozen). Params: insertCreditNoteParams. */
+export const INSERT_CREDIT_NOTE_SQL = `INSERT INTO credit_notes (tenant_id, booking_id, number, note_date, recipient_gstin, document, created_by)
+       VALUES ($1, $2, $3, $4::date, $5, $6::jsonb, $7)
+       RETURNING id`;
+
+export const insertCreditNoteParams = (p: {
+  tenantId: string;
+  bookingId: string;
+  number: string;
+  date: string;
+  recipientGstin: string | null;
+  document: unknown;
+  createdBy: string;
+}): unknown[] => [
+  p.tenantId,
+  p.bookingId,
+  p.number,
+  p.date,
+  p.recipientGstin,
+  JSON.stringify(p.document),
+  p.createdBy,
+];
+
+/** Marks cancelled demands whose tax could not be credited. Params: demandIdsParams. */
+export const MARK_TIME_BARRED_SQL = `UPDATE demands SET gst_credit_time_barred = true
+ WHERE tenant_id = $1 AND id = ANY ($2::uuid[])`;
+
+/** The booking a demand belongs to. Params: targetParams. */
+export const BOOKING_OF_DEMAND_SQL = `SELECT booking_id FROM demands WHERE tenant_id = $1 AND id = $2`;
+
+export interface BookingOfDemandRow {
+  booking_id: string;
+}

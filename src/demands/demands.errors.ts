@@ -80,3 +80,10 @@ export const INVOICE_NOT_FOUND = defineProblem({
   detail: (demandId: string) => `Demand ${demandId} is not taxed: it has no tax invoice.`,
   example: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
 });
+
+export const CREDIT_NOTE_NOT_FOUND = defineProblem({
+  status: 404,
+  code: 'CREDIT_NOTE_NOT_FOUND',
+  detail: (id: string) => `Credit note ${id} was not found.`,
+  example: ['7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f'],
+});

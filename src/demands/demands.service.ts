@@ -9,6 +9,7 @@ import { TenantContext } from '@/common/tenant-context';
 import { decimalFromJson } from '@/common/field-validators';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { AppError } from '@/common/app-error';
+import { validationFailed } from '@/http/errors/validation';
 import { parseLocalDate } from '@/common/dates/local-date';
 import { demandDateProblems } from '@/common/dates/plausible-dates';
 import { pageStatement, PageRow, settlePage, toPage } from '@/search/search-page';
@@ -18,6 +19,8 @@ import { DEMAND_SEARCH, DEMAND_TABLE } from './demand-search';
 import {
   BOOKING_CANCELLED,
   BUYER_ADDRESS_REQUIRED,
+  CREDIT_NOTE_NOT_FOUND,
+  INVOICE_NOT_FOUND,
   DEMAND_NOT_FOUND,
   DEMAND_SPLITS_MISMATCH,
   INVOICE_DATE_INVALID,
@@ -25,6 +28,12 @@ import {
 import {
   BOOKING_FOR_DEMAND_SQL,
   BookingForDemandRow,
+  CREDIT_NOTE_BY_ID_SQL,
+  CREDIT_NOTES_PAGE_SQL,
+  CreditNoteRow,
+  creditNotesParams,
+  TAX_INVOICE_OF_DEMAND_SQL,
+  TaxInvoiceRow,
   bookingForDemandParams,
   DEMAND_BY_ID_SQL,
   DEMAND_COLUMNS,
@@ -265,6 +274,42 @@ export class DemandsService {
     );
     return toDemandView(demand, splits, tenant);
   }
+
+  /** A demand with its tax invoice as issued; 404 INVOICE_NOT_FOUND when it is untaxed. */
+  async invoice(
+    tenant: TenantContext,
+    demandId: string,
+  ): Promise<{ demand: DemandView; invoice: TaxInvoiceRow }> {
+    const demand = await this.findOne(tenant, demandId);
+    const [invoice] = await this.txHost.tx.query<TaxInvoiceRow[]>(
+      TAX_INVOICE_OF_DEMAND_SQL,
+      demandByIdParams({ tenantId: tenant.tenantId, id: demandId }),
+    );
+    if (!invoice) throw INVOICE_NOT_FOUND.error(demandId);
+    return { demand, invoice };
+  }
+
+  /** One credit note as issued; 404 for none or another tenant's. */
+  async creditNote(tenant: TenantContext, id: string): Promise<CreditNoteRow> {
+    const [row] = await this.txHost.tx.query<CreditNoteRow[]>(
+      CREDIT_NOTE_BY_ID_SQL,
+      demandByIdParams({ tenantId: tenant.tenantId, id }),
+    );
+    if (!row) throw CREDIT_NOTE_NOT_FOUND.error(id);
+    return row;
+  }
+
+  /** A page of credit notes, oldest first, with the total. */
+  async creditNotes(
+    tenant: TenantContext,
+    filter: { booking?: string; from?: string; to?: string; page: number; size: number },
+  ): Promise<{ rows: CreditNoteRow[]; total: number }> {
+    const rows = await this.txHost.tx.query<(CreditNoteRow & { total: number })[]>(
+      CREDIT_NOTES_PAGE_SQL,
+      creditNotesParams({ tenantId: tenant.tenantId, ...filter }),
+    );
+    return { rows, total: rows[0]?.total ?? 0 };
+  }
 }
 
 /** The charge type a request asks for: INTEREST always and only for an INTEREST demand. */
@@ -272,7 +317,7 @@ function chargeTypeOf(body: CreateDemandRequest): ChargeType {
   const interest = body.demandType === 'INTEREST';
   const chargeType = body.chargeType ?? (interest ? 'INTEREST' : 'CONSTRUCTION');
   if ((chargeType === 'INTEREST') !== interest) {
-    throw AppError.validation([
+    throw validationFailed([
       {
         field: 'chargeType',
         message: interest

@@ -276,3 +276,72 @@ export const splitsOfDemandsParams = (p: { tenantId: string; demandIds: string[]
   p.tenantId,
   p.demandIds,
 ];
+
+/** A credit note as issued. */
+export interface CreditNoteRow {
+  id: string;
+  booking_id: string;
+  number: string;
+  note_date: string;
+  document: {
+    number: string;
+    date: string;
+    reason: string;
+    supplier: TaxInvoiceDocument['supplier'];
+    recipient: TaxInvoiceDocument['recipient'];
+    invoices: { number: string; date: string }[];
+    lines: {
+      invoice: string;
+      description: string;
+      sac: string;
+      consideration: string;
+      taxableValue: string;
+      cgstRate: string;
+      cgst: string;
+      sgstRate: string;
+      sgst: string;
+    }[];
+    totals: {
+      consideration: string;
+      taxableValue: string;
+      cgst: string;
+      sgst: string;
+      tax: string;
+      value: string;
+    };
+  };
+}
+
+const CREDIT_NOTE_COLUMNS = `id, booking_id, number, note_date::text AS note_date, document`;
+
+/** One credit note of the tenant. Params: demandByIdParams (its id). */
+export const CREDIT_NOTE_BY_ID_SQL = `SELECT ${CREDIT_NOTE_COLUMNS} FROM credit_notes WHERE tenant_id = $1 AND id = $2`;
+
+/**
+ * A page of the tenant's credit notes, oldest first (date, then number), optionally of one
+ * booking and within dates, with the total count. Params: creditNotesParams.
+ */
+export const CREDIT_NOTES_PAGE_SQL = `SELECT ${CREDIT_NOTE_COLUMNS}, count(*) OVER ()::int AS total
+  FROM credit_notes
+ WHERE tenant_id = $1
+   AND ($2::uuid IS NULL OR booking_id = $2::uuid)
+   AND ($3::date IS NULL OR note_date >= $3::date)
+   AND ($4::date IS NULL OR note_date <= $4::date)
+ ORDER BY note_date, length(number), number
+ LIMIT $5 OFFSET $6`;
+
+export const creditNotesParams = (p: {
+  tenantId: string;
+  booking?: string;
+  from?: string;
+  to?: string;
+  page: number;
+  size: number;
+}): unknown[] => [
+  p.tenantId,
+  p.booking ?? null,
+  p.from ?? null,
+  p.to ?? null,
+  p.size,
+  p.page * p.size,
+];

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { DemandsModule } from '@/demands/demands.module';
 import { ReceiptsModule } from '@/receipts/receipts.module';
+import { GstDocumentsController } from './gst-documents.controller';
+import { GstDocumentsService } from './gst-documents.service';
 import { ReceiptDocumentsController } from './receipt-documents.controller';
 import { ReceiptDocumentsService } from './receipt-documents.service';
 import { LetterDocumentsService } from './letter-documents.service';
@@ -10,9 +13,14 @@ import { StatementDocumentsService } from './statement-documents.service';
  * statement of account's and the demand letter's PDFs for the features that serve them.
  */
 @Module({
-  imports: [ReceiptsModule],
-  controllers: [ReceiptDocumentsController],
-  providers: [ReceiptDocumentsService, StatementDocumentsService, LetterDocumentsService],
+  imports: [ReceiptsModule, DemandsModule],
+  controllers: [ReceiptDocumentsController, GstDocumentsController],
+  providers: [
+    ReceiptDocumentsService,
+    StatementDocumentsService,
+    LetterDocumentsService,
+    GstDocumentsService,
+  ],
   exports: [StatementDocumentsService, LetterDocumentsService],
 })
 export class DocumentsModule {}

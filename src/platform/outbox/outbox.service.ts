@@ -31,6 +31,7 @@ export const EVENT_TYPES = [
   'collection-hold.ended',
   'gst-settings.updated',
   'booking.updated',
+  'credit-note.issued',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,0 +1,134 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { validationFailed } from '@/http/errors/validation';
+import { TenantContext } from '@/common/tenant-context';
+import { DemandsService } from '@/demands/demands.service';
+import type { CreditNoteRow } from '@/demands/demands.sql';
+import { amountInWords } from './amount-in-words';
+import { renderCreditNotePdf } from './credit-note-pdf';
+import {
+  CreditNoteView,
+  InvoiceView,
+  toCreditNoteView,
+  toInvoiceView,
+} from './dto/gst-documents.view';
+import { CreditNoteDocument, InvoiceDocument, placeOfSupply } from './gst-documents';
+import { renderInvoicePdf } from './invoice-pdf';
+
+export type GstDocumentFormat = 'json' | 'pdf';
+
+const pdfFile = (pdf: Buffer, name: string) =>
+  new StreamableFile(pdf, {
+    type: 'application/pdf',
+    disposition: `inline; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf"`,
+    length: pdf.length,
+  });
+
+/** A credit note's row as the documents print it. */
+function creditNoteDocument(row: CreditNoteRow): CreditNoteDocument {
+  return { id: row.id, ...row.document };
+}
+
+/**
+ * The GST documents (docs/gst.md): a taxed demand's tax invoice and the credit notes of cancels,
+ * as frozen when issued, in JSON or as their A4 PDF. Read-only.
+ */
+@Injectable()
+export class GstDocumentsService {
+  constructor(private readonly demands: DemandsService) {}
+
+  async invoice(
+    tenant: TenantContext,
+    demandId: string,
+    format: GstDocumentFormat,
+  ): Promise<InvoiceView | StreamableFile> {
+    const { demand, invoice } = await this.demands.invoice(tenant, demandId);
+    const frozen = invoice.document;
+    const document: InvoiceDocument = {
+      ...frozen,
+      placeOfSupply: placeOfSupply(frozen.placeOfSupply.stateCode),
+      amountInWords: amountInWords(frozen.totals.grossAmount, tenant.currency, tenant.locale),
+    };
+    if (format === 'json') return toInvoiceView(document, demand, tenant.currency, tenant.locale);
+    const pdf = await renderInvoicePdf(document, {
+      locale: tenant.locale,
+      currencySymbol: demand.totalAmount.currencySymbol,
+      currency: tenant.currency,
+    });
+    return pdfFile(pdf, `invoice-${invoice.number}`);
+  }
+
+  async creditNote(
+    tenant: TenantContext,
+    id: string,
+    format: GstDocumentFormat,
+  ): Promise<CreditNoteView | StreamableFile> {
+    const row = await this.demands.creditNote(tenant, id);
+    const document = creditNoteDocument(row);
+    if (format === 'json') return toCreditNoteView(document, tenant.currency, tenant.locale);
+    const pdf = await renderCreditNotePdf(document, {
+      locale: tenant.locale,
+      currencySymbol: tenant.currency === 'INR' ? '₹' : tenant.currency,
+      currency: tenant.currency,
+    });
+    return pdfFile(pdf, `credit-note-${row.number}`);
+  }
+
+  async creditNotes(
+    tenant: TenantContext,
+    raw: { booking?: string; from?: string; to?: string; page?: string; size?: string },
+  ): Promise<{ content: CreditNoteView[]; totalElements: number }> {
+    const filter = parseCreditNoteQuery(raw);
+    const { rows, total } = await this.demands.creditNotes(tenant, filter);
+    return {
+      content: rows.map((r) =>
+        toCreditNoteView(creditNoteDocument(r), tenant.currency, tenant.locale),
+      ),
+      totalElements: total,
+    };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** GET /credit-notes' query: a booking, a date range, a page (size 1..500, default 20). */
+export function parseCreditNoteQuery(raw: {
+  booking?: string;
+  from?: string;
+  to?: string;
+  page?: string;
+  size?: string;
+}): { booking?: string; from?: string; to?: string; page: number; size: number } {
+  const errors: { field: string; message: string }[] = [];
+  if (raw.booking !== undefined && !UUID.test(raw.booking)) {
+    errors.push({ field: 'booking', message: 'booking must be a UUID' });
+  }
+  for (const field of ['from', 'to'] as const) {
+    const v = raw[field];
+    if (v !== undefined && (!DATE.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))) {
+      errors.push({ field, message: `${field} must be a date as YYYY-MM-DD` });
+    }
+  }
+  if (raw.from && raw.to && raw.from > raw.to && errors.length === 0) {
+    errors.push({ field: 'from', message: 'from must not be after to' });
+  }
+  const int = (
+    field: 'page' | 'size',
+    v: string | undefined,
+    def: number,
+    min: number,
+    max: number,
+  ) => {
+    if (v === undefined) return def;
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!(n >= min && n <= max)) {
+      errors.push({ field, message: `${field} must be an integer from ${min} to ${max}` });
+      return def;
+    }
+    return n;
+  };
+  const page = int('page', raw.page, 0, 0, 1_000_000);
+  const size = int('size', raw.size, 20, 1, 500);
+  if (errors.length > 0) throw validationFailed(errors);
+  return { booking: raw.booking?.toLowerCase(), from: raw.from, to: raw.to, page, size };
+}
