@@ -101,6 +101,8 @@ export class GstSettingsRequest {
       'Whether demands are taxed and invoiced (default false). true needs gstin, legalName and address (else 422 GST_SETTINGS_INCOMPLETE).',
     example: true,
     default: false,
+    nullable: true,
+    type: Boolean,
   })
   @IsOptional()
   @IsBoolean()
@@ -161,6 +163,8 @@ export class GstSettingsRequest {
     example: DEFAULT_OTHER_CHARGES_SAC,
     default: DEFAULT_OTHER_CHARGES_SAC,
     pattern: SAC_PATTERN.source,
+    nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -173,6 +177,7 @@ export class GstSettingsRequest {
     enum: INTEREST_TAX_MODES,
     default: 'AS_PRINCIPAL',
     example: 'AS_PRINCIPAL',
+    nullable: true,
   })
   @IsOptional()
   @IsIn(INTEREST_TAX_MODES)
@@ -195,6 +200,7 @@ export class GstSettingsRequest {
     description: `Annual returns filed, at most ${MAX_ANNUAL_RETURNS}, one per financial year (default none); kept oldest year first.`,
     type: [AnnualReturnRequest],
     maxItems: MAX_ANNUAL_RETURNS,
+    nullable: true,
   })
   @IsOptional()
   @IsArray()
