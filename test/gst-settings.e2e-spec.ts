@@ -59,7 +59,7 @@ describe('GST settings and the booking tax class', () => {
   let other: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' });
+    t = await createTestApp();
     other = (await t.createTenant()).key;
   });
   afterAll(() => t?.close());
