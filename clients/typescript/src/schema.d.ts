@@ -1610,16 +1610,14 @@ export interface components {
             carpetAreaSqm?: number | null;
             /**
              * @description Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.
-             * @default false
              * @example true
              */
-            metroCity: boolean | null;
+            metroCity?: boolean | null;
             /**
              * @description The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.
-             * @default false
              * @example false
              */
-            gstExempt: boolean | null;
+            gstExempt?: boolean | null;
             /**
              * @description The buyer's address as printed on tax invoices; 1 to 500 characters, or null.
              * @example Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050
@@ -1821,16 +1819,14 @@ export interface components {
             carpetAreaSqm?: number | null;
             /**
              * @description Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.
-             * @default false
              * @example true
              */
-            metroCity: boolean | null;
+            metroCity?: boolean | null;
             /**
              * @description The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.
-             * @default false
              * @example false
              */
-            gstExempt: boolean | null;
+            gstExempt?: boolean | null;
             /**
              * @description The buyer's address as printed on tax invoices; 1 to 500 characters, or null.
              * @example Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050
@@ -4549,10 +4545,9 @@ export interface components {
         GstSettingsRequest: {
             /**
              * @description Whether demands are taxed and invoiced (default false). true needs gstin, legalName and address (else 422 GST_SETTINGS_INCOMPLETE).
-             * @default false
              * @example true
              */
-            enabled: boolean | null;
+            enabled?: boolean | null;
             /**
              * @description The tenant's GSTIN (15 characters, trimmed and upper-cased; the check character is verified: else 400 GSTIN_INVALID), or null.
              * @example 27AAPFU0939F1ZV
@@ -4575,17 +4570,15 @@ export interface components {
             readonly stateCode?: string | null;
             /**
              * @description The SAC printed on OTHER_CHARGES invoice lines: 6 digits (default 999799).
-             * @default 999799
              * @example 999799
              */
-            otherChargesSac: string | null;
+            otherChargesSac?: string | null;
             /**
              * @description How interest on late payment is taxed: AS_PRINCIPAL (default: as the construction it is charged on) or STANDARD_18 (9 % + 9 %, no land deduction).
-             * @default AS_PRINCIPAL
              * @example AS_PRINCIPAL
              * @enum {string|null}
              */
-            interestTax: "AS_PRINCIPAL" | "STANDARD_18" | null;
+            interestTax?: "AS_PRINCIPAL" | "STANDARD_18" | null;
             /**
              * @description The last month (YYYY-MM) whose return is filed, or null: no tax invoice is dated in or before it.
              * @example 2026-09

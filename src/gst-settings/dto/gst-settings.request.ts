@@ -100,7 +100,6 @@ export class GstSettingsRequest {
     description:
       'Whether demands are taxed and invoiced (default false). true needs gstin, legalName and address (else 422 GST_SETTINGS_INCOMPLETE).',
     example: true,
-    default: false,
     nullable: true,
     type: Boolean,
   })
@@ -161,7 +160,6 @@ export class GstSettingsRequest {
   @ApiPropertyOptional({
     description: `The SAC printed on OTHER_CHARGES invoice lines: 6 digits (default ${DEFAULT_OTHER_CHARGES_SAC}).`,
     example: DEFAULT_OTHER_CHARGES_SAC,
-    default: DEFAULT_OTHER_CHARGES_SAC,
     pattern: SAC_PATTERN.source,
     nullable: true,
     type: String,
@@ -175,7 +173,6 @@ export class GstSettingsRequest {
     description:
       'How interest on late payment is taxed: AS_PRINCIPAL (default: as the construction it is charged on) or STANDARD_18 (9 % + 9 %, no land deduction).',
     enum: INTEREST_TAX_MODES,
-    default: 'AS_PRINCIPAL',
     example: 'AS_PRINCIPAL',
     nullable: true,
   })
