@@ -97,6 +97,81 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('POST /bookings', reused)).status).toBe(422);
   });
 
+  it('PATCH /bookings/{id}: 200, 400 (unknown field, GSTIN_INVALID), 404 (another tenant), 409', async () => {
+    const booking = await createBooking(t, tenant);
+    const patch = (key: string, id: string, body: object) =>
+      http().patch(`/bookings/${id}`).set(as(key)).send(body);
+    const changed = await call(
+      'PATCH /bookings/{id}',
+      patch(tenant, booking.id, {
+        carpetAreaSqm: 58.5,
+        metroCity: true,
+        agreementValue: 4500000,
+        buyerGstin: '27AAPFU0939F1ZV',
+        buyerAddress: 'Flat 7, Sea Breeze, Mumbai 400050',
+        allotmentDate: '2025-05-01',
+      }),
+    );
+    expect(changed.status).toBe(200);
+    expect((changed.body as { gstClass: string }).gstClass).toBe('AFFORDABLE');
+    const cleared = await call(
+      'PATCH /bookings/{id}',
+      patch(tenant, booking.id, { carpetAreaSqm: null, buyerGstin: null, unitName: null }),
+    );
+    expect(cleared.status).toBe(200);
+    expect(
+      (await call('PATCH /bookings/{id}', patch(tenant, booking.id, { buyerName: 'X' }))).status,
+    ).toBe(400);
+    const gstin = await call(
+      'PATCH /bookings/{id}',
+      patch(tenant, booking.id, { buyerGstin: '27AAPFU0939F1ZW' }),
+    );
+    expect((gstin.body as { code: string }).code).toBe('GSTIN_INVALID');
+    expect(
+      (await call('PATCH /bookings/{id}', patch(other, booking.id, { metroCity: true }))).status,
+    ).toBe(404);
+    await http()
+      .post(`/bookings/${booking.id}/cancel`)
+      .set(as(tenant))
+      .send({ reason: 'Withdrawn' });
+    expect(
+      (await call('PATCH /bookings/{id}', patch(tenant, booking.id, { metroCity: true }))).status,
+    ).toBe(409);
+  });
+
+  it('GST settings: 200 with an ETag, 400 (GSTIN_INVALID, VALIDATION_FAILED), 412, 422, history', async () => {
+    const read = await call('GET /tenant/gst', http().get('/tenant/gst').set(as(tenant)));
+    expect(read.status).toBe(200);
+    expect((await call('GET /tenant/gst', http().get('/tenant/gst'))).status).toBe(401);
+    const settings = {
+      enabled: true,
+      gstin: '27AAPFU0939F1ZV',
+      legalName: 'Skyline Developers Private Limited',
+      address: 'Skyline House, Lower Parel, Mumbai 400013',
+      lockedThrough: '2026-09',
+      annualReturns: [{ financialYear: '2025-26', filedOn: '2026-11-15' }],
+    };
+    const put = (body: object, ifMatch = '*') =>
+      http().put('/tenant/gst').set(as(tenant)).set('If-Match', ifMatch).send(body);
+    expect((await call('PUT /tenant/gst', put(settings, read.headers.etag))).status).toBe(200);
+    expect((await call('PUT /tenant/gst', put(settings, read.headers.etag))).status).toBe(412);
+    const invalid = await call('PUT /tenant/gst', put({ ...settings, gstin: '27AAPFU0939F1ZW' }));
+    expect((invalid.body as { code: string }).code).toBe('GSTIN_INVALID');
+    expect((await call('PUT /tenant/gst', put({ ...settings, otherChargesSac: '1' }))).status).toBe(
+      400,
+    );
+    expect((await call('PUT /tenant/gst', put({ enabled: true }))).status).toBe(422);
+    const history = await call(
+      'GET /tenant/gst/history',
+      http().get('/tenant/gst/history').set(as(tenant)),
+    );
+    expect(history.status).toBe(200);
+    expect((history.body as unknown[]).length).toBeGreaterThan(0);
+    expect((await call('GET /tenant/gst/history', http().get('/tenant/gst/history'))).status).toBe(
+      401,
+    );
+  });
+
   it('demands: 201, 200, 404 (unknown and another tenant), 422', async () => {
     const booking = await createBooking(t, tenant);
     const created = await call(

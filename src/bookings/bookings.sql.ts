@@ -106,16 +106,18 @@ export interface LockedBookingRow {
   allotment_date: string | null;
 }
 
-/** Writes every field PATCH may change. Params: updateBookingParams. */
-// A CTE, so the driver answers rows (a bare UPDATE answers [rows, count] through TypeORM).
-export const UPDATE_BOOKING_SQL = `WITH updated AS (
-UPDATE bookings
-   SET unit_name = $3, agreement_value = $4::numeric, carpet_area_sqm = $5::numeric,
-       metro_city = $6, gst_exempt = $7, buyer_address = $8, buyer_gstin = $9,
-       allotment_date = $10::date
- WHERE tenant_id = $1 AND id = $2
-RETURNING ${BOOKING_COLUMNS})
-SELECT * FROM updated`;
+/**
+ * Writes every field PATCH may change and answers the booking's row. A SELECT around the UPDATE:
+ * TypeORM answers a bare UPDATE ... RETURNING as [rows, count]. Params: updateBookingParams.
+ */
+export const UPDATE_BOOKING_SQL = `WITH changed AS (
+  UPDATE bookings
+     SET unit_name = $3, agreement_value = $4::numeric, carpet_area_sqm = $5::numeric,
+         metro_city = $6, gst_exempt = $7, buyer_address = $8, buyer_gstin = $9,
+         allotment_date = $10::date
+   WHERE tenant_id = $1 AND id = $2
+  RETURNING *)
+SELECT ${BOOKING_COLUMNS} FROM changed`;
 
 export const updateBookingParams = (
   p: {

@@ -97,6 +97,10 @@ const TAGS: [name: string, description: string][] = [
   ],
   ['numbers', 'Numbers for documents kept outside this service (snags).'],
   ['tenant configuration', "The tenant's document numbering configuration and its history."],
+  [
+    'gst',
+    "The tenant's GST settings (registration, what is filed) and their history; bookings carry the GST class they are derived from.",
+  ],
 ];
 
 const RETRY_AFTER = {

@@ -21,6 +21,13 @@ export interface BookingBody {
   buyerId?: string | null;
   bookingDate: string;
   agreementValue?: number | null;
+  unitName?: string | null;
+  carpetAreaSqm?: number | null;
+  metroCity?: boolean;
+  gstExempt?: boolean;
+  buyerAddress?: string | null;
+  buyerGstin?: string | null;
+  allotmentDate?: string | null;
 }
 
 export interface DemandSplitBody {

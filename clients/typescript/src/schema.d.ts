@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking of a unit.
-         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED). Errors: 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Issues the next number of the tenant's booking series, dated by bookingDate. Unknown fields are refused (400 VALIDATION_FAILED); so is an allotmentDate before bookingDate. A buyerGstin of the wrong form or check character is 400 GSTIN_INVALID. The view carries the derived gstClass. Writes a booking.created event. Errors: 400 GSTIN_INVALID, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["BookingsController_create"];
         delete?: never;
@@ -205,7 +205,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a booking's GST fields, agreement value or unit name.
+         * @description Changes only unitName, agreementValue, carpetAreaSqm, metroCity, gstExempt, buyerAddress, buyerGstin and allotmentDate: a field left out keeps its value, null clears it (metroCity and gstExempt to false, allotmentDate to bookingDate); any other field is 400 VALIDATION_FAILED (an unknown field), as is an allotmentDate before bookingDate. A buyerGstin of the wrong form or check character is 400 GSTIN_INVALID. A cancelled booking is 409 BOOKING_CANCELLED; another tenant's booking is 404. Changes affect documents issued afterwards only. Writes a booking.updated event (data: the booking) when anything changed. Errors: 400 GSTIN_INVALID, 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED.
+         */
+        patch: operations["BookingsController_update"];
         trace?: never;
     };
     "/demands": {
@@ -517,7 +521,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -1080,6 +1084,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/gst": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's GST settings (with an ETag).
+         * @description Until the first PUT: the defaults (disabled, no GSTIN, otherChargesSac 999799, interestTax AS_PRINCIPAL, nothing filed). The response carries an ETag; send it back as If-Match on PUT to avoid overwriting a concurrent change.
+         */
+        get: operations["GstSettingsController_get"];
+        /**
+         * Replace the GST settings.
+         * @description Replaces the settings: a field left out (or null) takes its default; stateCode is read-only and ignored; unknown fields are refused. The GSTIN is trimmed and upper-cased, then checked (form and check character): 400 GSTIN_INVALID naming it. 400 VALIDATION_FAILED for an otherChargesSac that is not 6 digits, a lockedThrough that is not YYYY-MM, a malformed or repeated financialYear, or a filedOn after today or before its year ends. enabled true without gstin, legalName and address is 422 GST_SETTINGS_INCOMPLETE. Send If-Match with the ETag of a GET (412 on mismatch). Changes affect documents issued afterwards only. Each change is kept in the history and written as a gst-settings.updated event; a PUT that changes nothing stores nothing. Errors: 400 GSTIN_INVALID, 412 GST_SETTINGS_CHANGED, 422 GST_SETTINGS_INCOMPLETE.
+         */
+        put: operations["GstSettingsController_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/gst/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every stored version of the GST settings, newest first, with who and when.
+         * @description Empty until the first change (the defaults are not a stored version).
+         */
+        get: operations["GstSettingsController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1555,6 +1603,37 @@ export interface components {
              * @example 8500000
              */
             agreementValue?: number | null;
+            /**
+             * @description Carpet area of the unit in square metres: a number > 0 with at most two decimals, or null (unknown: the booking is STANDARD for GST).
+             * @example 58.5
+             */
+            carpetAreaSqm?: number | null;
+            /**
+             * @description Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.
+             * @example true
+             */
+            metroCity?: boolean | null;
+            /**
+             * @description The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.
+             * @example false
+             */
+            gstExempt?: boolean | null;
+            /**
+             * @description The buyer's address as printed on tax invoices; 1 to 500 characters, or null.
+             * @example Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050
+             */
+            buyerAddress?: string | null;
+            /**
+             * @description The buyer's GSTIN when registered for GST (trimmed and upper-cased, then checked: else 400 GSTIN_INVALID), or null.
+             * @example 27AAPFU0939F1ZV
+             */
+            buyerGstin?: string | null;
+            /**
+             * Format: date
+             * @description Date of the allotment (YYYY-MM-DD), not before bookingDate (else 400 VALIDATION_FAILED); left out or null: bookingDate.
+             * @example 2026-12-01
+             */
+            allotmentDate?: string | null;
         };
         BookingView: {
             /**
@@ -1601,6 +1680,43 @@ export interface components {
              * @example null
              */
             agreementValue: components["schemas"]["MoneyView"] | (never | null);
+            /**
+             * @description Carpet area in square metres, or null when not given.
+             * @example 58.5
+             */
+            carpetAreaSqm: number | null;
+            /**
+             * @description Whether the unit is in a metropolitan city.
+             * @example true
+             */
+            metroCity: boolean;
+            /**
+             * @description Whether the whole consideration is received after the completion certificate (no GST).
+             * @example false
+             */
+            gstExempt: boolean;
+            /**
+             * @description The buyer's address printed on tax invoices, or null.
+             * @example Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050
+             */
+            buyerAddress: string | null;
+            /**
+             * @description The buyer's GSTIN (a buyer registered for GST), or null.
+             * @example 27AAPFU0939F1ZV
+             */
+            buyerGstin: string | null;
+            /**
+             * Format: date
+             * @description Date of the allotment (bookingDate unless given).
+             * @example 2026-12-01
+             */
+            allotmentDate: string;
+            /**
+             * @description The GST class, derived: EXEMPT when gstExempt; else AFFORDABLE when carpetAreaSqm <= 60 (metroCity) or <= 90 (elsewhere) and agreementValue <= 45,00,000.00, both known; else STANDARD.
+             * @example AFFORDABLE
+             * @enum {string}
+             */
+            gstClass: "EXEMPT" | "AFFORDABLE" | "STANDARD";
             /**
              * @description Booking status.
              * @example ACTIVE
@@ -1684,6 +1800,49 @@ export interface components {
             totalPages: number;
             /** @description The bookings of this page. */
             content: components["schemas"]["BookingView"][];
+        };
+        UpdateBookingRequest: {
+            /**
+             * @description The unit's name as printed on receipts, statements and letters (e.g. Tower B – 1203); 1 to 100 characters, or null (documents then print the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName?: string | null;
+            /**
+             * @description The agreement's value: a number > 0 with at most two decimals (at most 9999999999999.99), or null. Demand letters carry the TDS note (section 194-IA) from 50,00,000 up.
+             * @example 8500000
+             */
+            agreementValue?: number | null;
+            /**
+             * @description Carpet area of the unit in square metres: a number > 0 with at most two decimals, or null (unknown: the booking is STANDARD for GST).
+             * @example 58.5
+             */
+            carpetAreaSqm?: number | null;
+            /**
+             * @description Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.
+             * @example true
+             */
+            metroCity?: boolean | null;
+            /**
+             * @description The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.
+             * @example false
+             */
+            gstExempt?: boolean | null;
+            /**
+             * @description The buyer's address as printed on tax invoices; 1 to 500 characters, or null.
+             * @example Flat 7, Sea Breeze, Carter Road, Bandra West, Mumbai 400050
+             */
+            buyerAddress?: string | null;
+            /**
+             * @description The buyer's GSTIN when registered for GST (trimmed and upper-cased, then checked: else 400 GSTIN_INVALID), or null.
+             * @example 27AAPFU0939F1ZV
+             */
+            buyerGstin?: string | null;
+            /**
+             * Format: date
+             * @description Date of the allotment (YYYY-MM-DD), not before bookingDate (else 400 VALIDATION_FAILED); left out or null: bookingDate.
+             * @example 2026-12-01
+             */
+            allotmentDate?: string | null;
         };
         DemandSplitRequest: {
             /**
@@ -2595,7 +2754,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -2634,14 +2793,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2668,7 +2827,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2760,7 +2919,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2838,14 +2997,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2879,7 +3038,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -4312,6 +4471,142 @@ export interface components {
              */
             endedBy: string | null;
         };
+        AnnualReturnView: {
+            /**
+             * @description The financial year (April to March).
+             * @example 2025-26
+             */
+            financialYear: string;
+            /**
+             * Format: date
+             * @description The day its annual return was filed.
+             * @example 2026-11-15
+             */
+            filedOn: string;
+        };
+        GstSettingsView: {
+            /**
+             * @description Whether demands are taxed and invoiced.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description The tenant's GSTIN, or null.
+             * @example 27AAPFU0939F1ZV
+             */
+            gstin: string | null;
+            /**
+             * @description The legal name printed on tax invoices, or null.
+             * @example Skyline Developers Private Limited
+             */
+            legalName: string | null;
+            /**
+             * @description The address printed on tax invoices, or null.
+             * @example 4th Floor, Skyline House, Senapati Bapat Marg, Lower Parel, Mumbai 400013
+             */
+            address: string | null;
+            /**
+             * @description The GSTIN's state code (its first two digits), or null without a GSTIN.
+             * @example 27
+             */
+            stateCode: string | null;
+            /**
+             * @description The SAC of OTHER_CHARGES lines.
+             * @example 999799
+             */
+            otherChargesSac: string;
+            /**
+             * @description How interest on late payment is taxed.
+             * @example AS_PRINCIPAL
+             * @enum {string}
+             */
+            interestTax: "AS_PRINCIPAL" | "STANDARD_18";
+            /**
+             * @description The last month whose return is filed (YYYY-MM), or null.
+             * @example 2026-09
+             */
+            lockedThrough: string | null;
+            /** @description Annual returns filed, oldest year first. */
+            annualReturns: components["schemas"]["AnnualReturnView"][];
+        };
+        AnnualReturnRequest: {
+            /**
+             * @description The financial year (April to March) of the annual return, written YYYY-YY.
+             * @example 2025-26
+             */
+            financialYear?: string;
+            /**
+             * Format: date
+             * @description The day the annual return was filed (YYYY-MM-DD; not after today): credit notes for that year are refused from the next day.
+             * @example 2026-11-15
+             */
+            filedOn?: string;
+        };
+        GstSettingsRequest: {
+            /**
+             * @description Whether demands are taxed and invoiced (default false). true needs gstin, legalName and address (else 422 GST_SETTINGS_INCOMPLETE).
+             * @example true
+             */
+            enabled?: boolean | null;
+            /**
+             * @description The tenant's GSTIN (15 characters, trimmed and upper-cased; the check character is verified: else 400 GSTIN_INVALID), or null.
+             * @example 27AAPFU0939F1ZV
+             */
+            gstin?: string | null;
+            /**
+             * @description The legal name of the registered person, as printed on tax invoices; 1 to 200 characters, or null.
+             * @example Skyline Developers Private Limited
+             */
+            legalName?: string | null;
+            /**
+             * @description The registered address printed on tax invoices; 1 to 500 characters, or null.
+             * @example 4th Floor, Skyline House, Senapati Bapat Marg, Lower Parel, Mumbai 400013
+             */
+            address?: string | null;
+            /**
+             * @description Read-only (the GSTIN's first two digits); ignored on input.
+             * @example 27
+             */
+            readonly stateCode?: string | null;
+            /**
+             * @description The SAC printed on OTHER_CHARGES invoice lines: 6 digits (default 999799).
+             * @example 999799
+             */
+            otherChargesSac?: string | null;
+            /**
+             * @description How interest on late payment is taxed: AS_PRINCIPAL (default: as the construction it is charged on) or STANDARD_18 (9 % + 9 %, no land deduction).
+             * @example AS_PRINCIPAL
+             * @enum {string|null}
+             */
+            interestTax?: "AS_PRINCIPAL" | "STANDARD_18" | null;
+            /**
+             * @description The last month (YYYY-MM) whose return is filed, or null: no tax invoice is dated in or before it.
+             * @example 2026-09
+             */
+            lockedThrough?: string | null;
+            /** @description Annual returns filed, at most 100, one per financial year (default none); kept oldest year first. */
+            annualReturns?: components["schemas"]["AnnualReturnRequest"][] | null;
+        };
+        GstSettingsVersion: {
+            /**
+             * @description Version number, 1 = the first stored.
+             * @example 2
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When this version was stored (UTC).
+             * @example 2026-11-20T11:02:17.456Z
+             */
+            changedAt: string;
+            /**
+             * @description Who stored it (preferred_username, else sub).
+             * @example arjun.mehta
+             */
+            changedBy: string;
+            /** @description The settings as stored by this version. */
+            settings: components["schemas"]["GstSettingsView"];
+        };
         FieldErrorView: {
             /**
              * @description Path of the offending input (body field, query parameter or header).
@@ -5506,7 +5801,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingView"];
                 };
             };
-            /** @description Invalid input; `errors` names each offending field or parameter. */
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: GSTIN_INVALID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5514,19 +5809,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "type": "https://errors.finance-service.dev/gstin-invalid",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "detail": "gstin is not a valid GSTIN: its check character does not match its first 14 characters.",
                      *       "instance": "/bookings",
-                     *       "code": "VALIDATION_FAILED",
-                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
-                     *       "errors": [
-                     *         {
-                     *           "field": "amount",
-                     *           "message": "amount must not be less than 0.01"
-                     *         }
-                     *       ]
+                     *       "code": "GSTIN_INVALID",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemView"];
@@ -5705,7 +5994,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size. */
                 size?: number;
-                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status, agreementValue; default bookingDate,desc, with an id tie-breaker always appended. */
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: bookingDate, bookingNumber, buyerName, status, agreementValue, carpetAreaSqm; default bookingDate,desc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
             header?: {
@@ -5988,6 +6277,222 @@ export interface operations {
                      *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
                      *       "instance": "/bookings/{id}",
                      *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingsController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBookingRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking as changed. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: GSTIN_INVALID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/gstin-invalid",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "gstin is not a valid GSTIN: its check character does not match its first 14 characters.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "GSTIN_INVALID",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-cancelled",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d is cancelled; it cannot be changed.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "BOOKING_CANCELLED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
@@ -9004,7 +9509,7 @@ export interface operations {
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -15237,6 +15742,492 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/bookings/{id}/collection-holds/{holdId}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    GstSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this GST settings; send it as If-Match on PUT. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GstSettingsView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    GstSettingsController_replace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
+                "If-Match"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GstSettingsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this GST settings; send it as If-Match on PUT. */
+                    ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GstSettingsView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. Codes: GSTIN_INVALID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/gstin-invalid",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "gstin is not a valid GSTIN: its check character does not match its first 14 characters.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "GSTIN_INVALID",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag`. Codes: GST_SETTINGS_CHANGED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/gst-settings-changed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "The GST settings changed since they were read (If-Match does not match the current ETag); GET them again and retry.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "GST_SETTINGS_CHANGED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: GST_SETTINGS_INCOMPLETE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/gst-settings-incomplete",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "GST cannot be enabled without gstin, address: every tax invoice prints the supplier's GSTIN, legal name and address.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "GST_SETTINGS_INCOMPLETE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/gst",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    GstSettingsController_history: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GstSettingsVersion"][];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/gst/history",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/gst/history",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/gst/history",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/gst/history",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/gst/history",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }

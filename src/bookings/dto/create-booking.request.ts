@@ -126,7 +126,6 @@ export class CreateBookingRequest {
     description:
       'Whether the unit is in a metropolitan city (Bengaluru, Chennai, Delhi NCR, Hyderabad, Kolkata, Mumbai region): affordable up to 60 m² there, 90 m² elsewhere. Default (and null) false.',
     example: true,
-    default: false,
     nullable: true,
     type: Boolean,
   })
@@ -138,7 +137,6 @@ export class CreateBookingRequest {
     description:
       'The whole consideration is received after the completion certificate, so no GST (gstClass EXEMPT). Default (and null) false.',
     example: false,
-    default: false,
     nullable: true,
     type: Boolean,
   })

@@ -100,7 +100,8 @@ export class GstSettingsRequest {
     description:
       'Whether demands are taxed and invoiced (default false). true needs gstin, legalName and address (else 422 GST_SETTINGS_INCOMPLETE).',
     example: true,
-    default: false,
+    nullable: true,
+    type: Boolean,
   })
   @IsOptional()
   @IsBoolean()
@@ -159,8 +160,9 @@ export class GstSettingsRequest {
   @ApiPropertyOptional({
     description: `The SAC printed on OTHER_CHARGES invoice lines: 6 digits (default ${DEFAULT_OTHER_CHARGES_SAC}).`,
     example: DEFAULT_OTHER_CHARGES_SAC,
-    default: DEFAULT_OTHER_CHARGES_SAC,
     pattern: SAC_PATTERN.source,
+    nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -171,8 +173,8 @@ export class GstSettingsRequest {
     description:
       'How interest on late payment is taxed: AS_PRINCIPAL (default: as the construction it is charged on) or STANDARD_18 (9 % + 9 %, no land deduction).',
     enum: INTEREST_TAX_MODES,
-    default: 'AS_PRINCIPAL',
     example: 'AS_PRINCIPAL',
+    nullable: true,
   })
   @IsOptional()
   @IsIn(INTEREST_TAX_MODES)
@@ -195,6 +197,7 @@ export class GstSettingsRequest {
     description: `Annual returns filed, at most ${MAX_ANNUAL_RETURNS}, one per financial year (default none); kept oldest year first.`,
     type: [AnnualReturnRequest],
     maxItems: MAX_ANNUAL_RETURNS,
+    nullable: true,
   })
   @IsOptional()
   @IsArray()
