@@ -283,7 +283,7 @@ export interface paths {
         put?: never;
         /**
          * Record a receipt against a demand split.
-         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split; another tenant's split is 404. The amount may not exceed what the split still owes (concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns. Errors: 404 DEMAND_SPLIT_NOT_FOUND, 409 DEMAND_CANCELLED, 409 DEMAND_SPLIT_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 RECEIPT_AMOUNT_NOT_POSITIVE, 422 RECEIPT_EXCEEDS_PENDING, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description Issues the next receipt number (gap-free: a failed request consumes none) dated by receivedDate, and in the same transaction adds the amount to the split's paidAmount and the demand's receivedAmount and moves their status PENDING -> PARTIALLY_PAID -> PAID. payerType, demand and booking come from the split; another tenant's split is 404. The amount may not exceed what the split still owes (concurrent receipts never overpay a split). Returns the receipt in exactly the shape search returns. Errors: 404 DEMAND_SPLIT_NOT_FOUND, 409 DEMAND_CANCELLED, 409 DEMAND_SPLIT_CANCELLED, 409 NUMBERING_EXHAUSTED, 422 RECEIPT_AMOUNT_NOT_POSITIVE, 422 RECEIPT_BEFORE_INVOICE, 422 RECEIPT_EXCEEDS_PENDING, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_record"];
         delete?: never;
@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Record one payment over many dues of a booking.
-         * @description A buyer pays one cheque or transfer for several instalments: records, in one transaction, one normal receipt (numbered, updating its split and demand) per split paid, either over the payer's open splits on the booking oldest due date first (then demand number; interest demands included) or exactly as listed (at most 100 entries, else 400). All receipts share the transactionRef. Refused, with nothing recorded: 422 PAYMENT_EXCEEDS_OUTSTANDING (more than the payer owes on the booking, or a listed amount above its split's pending amount), 422 ALLOCATION_MISMATCH (listed amounts do not add up to amount), 422 ALLOCATION_INVALID (a listed split unknown, of another payer or booking, or cancelled), 409 BOOKING_CANCELLED, 404 BOOKING_NOT_FOUND (also another tenant's booking). Concurrent payments never overpay a split. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 422 PAYMENT_EXCEEDS_OUTSTANDING, 422 ALLOCATION_MISMATCH, 422 ALLOCATION_INVALID, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description A buyer pays one cheque or transfer for several instalments: records, in one transaction, one normal receipt (numbered, updating its split and demand) per split paid, either over the payer's open splits on the booking oldest due date first (then demand number; interest demands included) or exactly as listed (at most 100 entries, else 400). All receipts share the transactionRef. Refused, with nothing recorded: 422 PAYMENT_EXCEEDS_OUTSTANDING (more than the payer owes on the booking, or a listed amount above its split's pending amount), 422 ALLOCATION_MISMATCH (listed amounts do not add up to amount), 422 ALLOCATION_INVALID (a listed split unknown, of another payer or booking, or cancelled), 422 RECEIPT_BEFORE_INVOICE (a listed split of a taxed demand dated after receivedDate; OLDEST_DUE_FIRST skips such splits), 409 BOOKING_CANCELLED, 404 BOOKING_NOT_FOUND (also another tenant's booking). Concurrent payments never overpay a split. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_CANCELLED, 422 PAYMENT_EXCEEDS_OUTSTANDING, 422 ALLOCATION_MISMATCH, 422 ALLOCATION_INVALID, 422 RECEIPT_BEFORE_INVOICE, 409 NUMBERING_EXHAUSTED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["PaymentsController_record"];
         delete?: never;
@@ -512,6 +512,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demands/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax invoice of a taxed demand (PDF or JSON), as issued.
+         * @description Every taxed demand is a tax invoice (CGST Rules, rule 46), numbered from the tax-invoice series in the demand's transaction and dated its demandDate, frozen when issued: supplier, recipient (name, address, GSTIN), rates and amounts never change after a PATCH of the booking or a settings change. PDF: A4 TAX INVOICE, ORIGINAL FOR RECIPIENT, every field as real text, the gross in words. An untaxed demand is 404 INVOICE_NOT_FOUND; a cancelled demand's invoice stays readable; another tenant's demand is 404. Errors: 400 VALIDATION_FAILED, 404 DEMAND_NOT_FOUND, 404 INVOICE_NOT_FOUND.
+         */
+        get: operations["GstDocumentsController_invoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's credit notes, oldest first.
+         * @description Credit notes issued when taxed demands are cancelled (a demand, or a booking): one per financial year of the credited invoices, within the section 34 window. Filter by booking and by date (inclusive); page (default 0) and size (1..500, default 20). Errors: 400 VALIDATION_FAILED.
+         */
+        get: operations["GstDocumentsController_creditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One credit note (PDF or JSON), as issued.
+         * @description A4 CREDIT NOTE naming the original invoices with their dates (CGST Rules, rule 53(1A)); JSON with the same fields. Another tenant's credit note is 404. Errors: 400 VALIDATION_FAILED, 404 CREDIT_NOTE_NOT_FOUND.
+         */
+        get: operations["GstDocumentsController_creditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -521,7 +581,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -1888,6 +1948,12 @@ export interface components {
              */
             demandType: "MANUAL" | "MILESTONE" | "INTEREST";
             /**
+             * @description What is charged, which decides the GST rate while GST is enabled (docs/gst.md): CONSTRUCTION (the default), OTHER_CHARGES (maintenance, legal, club, meter: taxed at 9 % + 9 % on their own), or INTEREST, which is always and only the charge type of an INTEREST demand (another value with an INTEREST demand, or INTEREST with another type, is 400 VALIDATION_FAILED).
+             * @example CONSTRUCTION
+             * @enum {string}
+             */
+            chargeType?: "CONSTRUCTION" | "OTHER_CHARGES" | "INTEREST";
+            /**
              * @description Amount demanded: a number > 0 with at most two decimals (at most 9999999999999.99); the splits must add up to it exactly.
              * @example 250000
              */
@@ -1911,6 +1977,43 @@ export interface components {
             remarks?: string;
             /** @description 1 to 20 splits, one per payer share; their amounts must add up to totalAmount exactly (else 422 DEMAND_SPLITS_MISMATCH). */
             splits: components["schemas"]["DemandSplitRequest"][];
+        };
+        DemandTaxView: {
+            /** @description One third of the consideration for construction (the land), else 0. */
+            landDeduction: components["schemas"]["MoneyView"];
+            /** @description totalAmount - landDeduction. */
+            taxableValue: components["schemas"]["MoneyView"];
+            /**
+             * @description CGST rate in percent.
+             * @example 3.75
+             */
+            cgstRate: number;
+            /** @description round(taxableValue x cgstRate), half-up to the paisa. */
+            cgst: components["schemas"]["MoneyView"];
+            /**
+             * @description SGST rate in percent.
+             * @example 3.75
+             */
+            sgstRate: number;
+            /** @description round(taxableValue x sgstRate), half-up to the paisa. */
+            sgst: components["schemas"]["MoneyView"];
+            /** @description cgst + sgst. */
+            total: components["schemas"]["MoneyView"];
+        };
+        DemandInvoiceRefView: {
+            /**
+             * Format: uuid
+             * @example 6e5f4a3b-2c1d-4a9b-8c7d-5b4a3c2d1e0f
+             */
+            id: string;
+            /** @example INV/26-27/00001 */
+            number: string;
+            /**
+             * Format: date
+             * @description The demand date.
+             * @example 2026-11-22
+             */
+            date: string;
         };
         DemandSplitView: {
             /**
@@ -1946,7 +2049,7 @@ export interface components {
             amount: components["schemas"]["MoneyView"];
             /** @description Sum of the active receipts against this split. */
             paidAmount: components["schemas"]["MoneyView"];
-            /** @description amount - paidAmount. */
+            /** @description What is still owed: amount + its share of the tax (0 untaxed) - paidAmount. */
             pendingAmount: components["schemas"]["MoneyView"];
             /**
              * @description PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.
@@ -1954,6 +2057,10 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
+            /** @description The split's share of the demand's tax, in proportion to its amount (0.00 when the demand is untaxed). */
+            taxAmount: components["schemas"]["MoneyView"];
+            /** @description What the split owes in all: amount + taxAmount. */
+            grossAmount: components["schemas"]["MoneyView"];
             /**
              * @description The payer's name as given, or null (documents then print a BUYER's as the booking's buyerName, any other as its payer type's label).
              * @example HDFC Bank, Andheri branch
@@ -2017,7 +2124,7 @@ export interface components {
             status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
             /** @description Sum of the active receipts against the splits. */
             receivedAmount: components["schemas"]["MoneyView"];
-            /** @description totalAmount - receivedAmount. */
+            /** @description What is still owed: totalAmount + the tax (0 for an untaxed demand) - receivedAmount. */
             pendingAmount: components["schemas"]["MoneyView"];
             /**
              * @description Name of the buyer (from the booking).
@@ -2036,6 +2143,23 @@ export interface components {
              * @example null
              */
             interestThrough: string | null;
+            /**
+             * @description CONSTRUCTION (default), OTHER_CHARGES (maintenance, legal, club, meter...), or INTEREST (always and only for INTEREST demands): decides the GST rate (docs/gst.md).
+             * @example CONSTRUCTION
+             * @enum {string}
+             */
+            chargeType: "CONSTRUCTION" | "OTHER_CHARGES" | "INTEREST";
+            /** @description The GST on the demand as invoiced; null when it is untaxed. */
+            tax: components["schemas"]["DemandTaxView"] | null;
+            /** @description What is owed in all: totalAmount + tax.total. */
+            grossAmount: components["schemas"]["MoneyView"];
+            /** @description The tax invoice this demand is (GET /demands/{id}/invoice); null when untaxed. */
+            invoice: components["schemas"]["DemandInvoiceRefView"] | null;
+            /**
+             * @description True when the demand was cancelled after the window for a GST credit note had closed (section 34): its tax was not credited.
+             * @example false
+             */
+            gstCreditTimeBarred: boolean;
             /** @description One split per payer, in the order they were sent. */
             splits: components["schemas"]["DemandSplitView"][];
         };
@@ -2169,7 +2293,7 @@ export interface components {
             amount: components["schemas"]["MoneyView"];
             /** @description Sum of the active receipts against this split. */
             paidAmount: components["schemas"]["MoneyView"];
-            /** @description amount - paidAmount. */
+            /** @description What is still owed: amount + its share of the tax (0 untaxed) - paidAmount. */
             pendingAmount: components["schemas"]["MoneyView"];
             /**
              * @description PENDING (nothing paid), PARTIALLY_PAID, PAID, or CANCELLED.
@@ -2235,7 +2359,7 @@ export interface components {
             status: "PENDING" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
             /** @description Sum of the active receipts against the splits. */
             receivedAmount: components["schemas"]["MoneyView"];
-            /** @description totalAmount - receivedAmount. */
+            /** @description What is still owed: totalAmount + the tax (0 for an untaxed demand) - receivedAmount. */
             pendingAmount: components["schemas"]["MoneyView"];
             /**
              * @description Name of the buyer (from the booking).
@@ -2737,6 +2861,398 @@ export interface components {
              */
             reason: string;
         };
+        GstSupplierView: {
+            /**
+             * @description The developer's legal name, from the GST settings when issued.
+             * @example Skyline Developers Private Limited
+             */
+            legalName: string;
+            /**
+             * @description Its registered address.
+             * @example 4th Floor, Trade Centre, Bandra Kurla Complex, Mumbai 400051
+             */
+            address: string;
+            /**
+             * @description Its GSTIN.
+             * @example 27AAPFU0939F1ZV
+             */
+            gstin: string;
+            /**
+             * @description The GSTIN's first two digits.
+             * @example 27
+             */
+            stateCode: string;
+        };
+        GstRecipientView: {
+            /**
+             * @description The buyer's name.
+             * @example Ananya Iyer
+             */
+            name: string;
+            /**
+             * @description The booking's buyerAddress when issued; null when it had none.
+             * @example Flat 12, Sea View, Juhu, Mumbai 400049
+             */
+            address: string | null;
+            /**
+             * @description The buyer's GSTIN (B2B); null for an unregistered buyer (B2C).
+             * @example null
+             */
+            gstin: string | null;
+            /**
+             * @description The booking.
+             * @example BKG/26-27/00031
+             */
+            bookingNumber: string;
+            /**
+             * Format: uuid
+             * @description The unit booked.
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            unit: string;
+            /**
+             * @description The unit's name, or null (the PDF then prints the unit's id).
+             * @example Tower B – 1203
+             */
+            unitName: string | null;
+        };
+        PlaceOfSupplyView: {
+            /**
+             * @description GST state code: the supplier's (where the flat is).
+             * @example 27
+             */
+            stateCode: string;
+            /**
+             * @description The state's name.
+             * @example Maharashtra
+             */
+            stateName: string;
+        };
+        InvoiceLineView: {
+            /**
+             * @description What is supplied: the milestone or remarks, and the land deduction.
+             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
+             */
+            description: string;
+            /**
+             * @description Services accounting code.
+             * @example 995411
+             */
+            sac: string;
+            /**
+             * @description The demand's totalAmount.
+             * @example {
+             *       "amount": 1000000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,00,000.00"
+             *     }
+             */
+            consideration: components["schemas"]["MoneyView"];
+            /**
+             * @description One third of the consideration for construction, else 0.00.
+             * @example {
+             *       "amount": 333333.33,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "3,33,333.33"
+             *     }
+             */
+            landDeduction: components["schemas"]["MoneyView"];
+            /**
+             * @description consideration - landDeduction.
+             * @example {
+             *       "amount": 666666.67,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "6,66,666.67"
+             *     }
+             */
+            taxableValue: components["schemas"]["MoneyView"];
+            /**
+             * @description CGST rate, percent.
+             * @example 3.75
+             */
+            cgstRate: number;
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            cgst: components["schemas"]["MoneyView"];
+            /**
+             * @description SGST rate, percent.
+             * @example 3.75
+             */
+            sgstRate: number;
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            sgst: components["schemas"]["MoneyView"];
+        };
+        InvoiceTotalsView: {
+            /**
+             * @example {
+             *       "amount": 1000000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,00,000.00"
+             *     }
+             */
+            consideration: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 666666.67,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "6,66,666.67"
+             *     }
+             */
+            taxableValue: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            cgst: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            sgst: components["schemas"]["MoneyView"];
+            /**
+             * @description cgst + sgst.
+             * @example {
+             *       "amount": 50000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "50,000.00"
+             *     }
+             */
+            tax: components["schemas"]["MoneyView"];
+            /**
+             * @description consideration + tax: what the buyer owes.
+             * @example {
+             *       "amount": 1050000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,50,000.00"
+             *     }
+             */
+            grossAmount: components["schemas"]["MoneyView"];
+        };
+        InvoiceView: {
+            /**
+             * @description Tax invoice number.
+             * @example INV/26-27/00001
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description The demand's demandDate.
+             * @example 2026-04-01
+             */
+            date: string;
+            supplier: components["schemas"]["GstSupplierView"];
+            recipient: components["schemas"]["GstRecipientView"];
+            placeOfSupply: components["schemas"]["PlaceOfSupplyView"];
+            lines: components["schemas"]["InvoiceLineView"][];
+            totals: components["schemas"]["InvoiceTotalsView"];
+            /**
+             * @description totals.grossAmount in words in the tenant's locale.
+             * @example Rupees Ten Lakh Fifty Thousand Only
+             */
+            amountInWords: string;
+            /**
+             * @description Always false: construction service is not taxed on reverse charge.
+             * @example false
+             * @enum {boolean}
+             */
+            reverseCharge: false;
+            /** @description The demand the invoice is (DemandMeta). */
+            demand: components["schemas"]["DemandMetaView"];
+        };
+        CreditedInvoiceView: {
+            /**
+             * @description Tax invoice number.
+             * @example INV/26-27/00001
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description Its date.
+             * @example 2026-04-01
+             */
+            date: string;
+        };
+        CreditNoteLineView: {
+            /**
+             * @description The number of the invoice this line credits.
+             * @example INV/26-27/00001
+             */
+            invoice: string;
+            /**
+             * @description The invoice line's description.
+             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
+             */
+            description: string;
+            /**
+             * @description Services accounting code.
+             * @example 995411
+             */
+            sac: string;
+            /**
+             * @example {
+             *       "amount": 1000000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,00,000.00"
+             *     }
+             */
+            consideration: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 666666.67,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "6,66,666.67"
+             *     }
+             */
+            taxableValue: components["schemas"]["MoneyView"];
+            /**
+             * @description CGST rate, percent.
+             * @example 3.75
+             */
+            cgstRate: number;
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            cgst: components["schemas"]["MoneyView"];
+            /**
+             * @description SGST rate, percent.
+             * @example 3.75
+             */
+            sgstRate: number;
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            sgst: components["schemas"]["MoneyView"];
+        };
+        CreditNoteTotalsView: {
+            /**
+             * @example {
+             *       "amount": 1000000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,00,000.00"
+             *     }
+             */
+            consideration: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 666666.67,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "6,66,666.67"
+             *     }
+             */
+            taxableValue: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            cgst: components["schemas"]["MoneyView"];
+            /**
+             * @example {
+             *       "amount": 25000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "25,000.00"
+             *     }
+             */
+            sgst: components["schemas"]["MoneyView"];
+            /**
+             * @description cgst + sgst.
+             * @example {
+             *       "amount": 50000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "50,000.00"
+             *     }
+             */
+            tax: components["schemas"]["MoneyView"];
+            /**
+             * @description consideration + tax.
+             * @example {
+             *       "amount": 1050000,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "10,50,000.00"
+             *     }
+             */
+            value: components["schemas"]["MoneyView"];
+        };
+        CreditNoteView: {
+            /**
+             * Format: uuid
+             * @description Credit note id.
+             * @example 3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a9f
+             */
+            id: string;
+            /**
+             * @description Credit note number.
+             * @example CRN/26-27/00001
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description The cancel date.
+             * @example 2026-06-15
+             */
+            date: string;
+            /**
+             * @description Why the demand was cancelled.
+             * @example Booking cancelled by the buyer
+             */
+            reason: string;
+            /** @description Copied from the invoices. */
+            supplier: components["schemas"]["GstSupplierView"];
+            /** @description Copied from the invoices. */
+            recipient: components["schemas"]["GstRecipientView"];
+            /** @description The invoices it credits. */
+            invoices: components["schemas"]["CreditedInvoiceView"][];
+            lines: components["schemas"]["CreditNoteLineView"][];
+            totals: components["schemas"]["CreditNoteTotalsView"];
+        };
         EventView: {
             /**
              * Format: uuid
@@ -2754,7 +3270,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -2793,14 +3309,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -2827,7 +3343,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2919,7 +3435,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -2997,14 +3513,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -3038,7 +3554,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -7270,7 +7786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_AMOUNT_NOT_POSITIVE, RECEIPT_EXCEEDS_PENDING, IDEMPOTENCY_KEY_REUSED. */
+            /** @description Well-formed, but breaks a business rule. Codes: RECEIPT_AMOUNT_NOT_POSITIVE, RECEIPT_BEFORE_INVOICE, RECEIPT_EXCEEDS_PENDING, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8459,7 +8975,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Well-formed, but breaks a business rule. Codes: PAYMENT_EXCEEDS_OUTSTANDING, ALLOCATION_MISMATCH, ALLOCATION_INVALID, IDEMPOTENCY_KEY_REUSED. */
+            /** @description Well-formed, but breaks a business rule. Codes: PAYMENT_EXCEEDS_OUTSTANDING, ALLOCATION_MISMATCH, ALLOCATION_INVALID, RECEIPT_BEFORE_INVOICE, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9506,10 +10022,468 @@ export interface operations {
             };
         };
     };
+    GstDocumentsController_invoice: {
+        parameters: {
+            query?: {
+                /** @description pdf (default, the printed document) or json. Without format=, the Accept header chooses (application/pdf or application/json); format= wins when both are given. */
+                format?: "pdf" | "json";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Demand id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (inline, invoice-<number>.pdf) or the invoice (format=json). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["InvoiceView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/demands/{id}/invoice",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/demands/{id}/invoice",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/demands/{id}/invoice",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: DEMAND_NOT_FOUND, INVOICE_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/demands/{id}/invoice",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/demands/{id}/invoice",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    GstDocumentsController_creditNotes: {
+        parameters: {
+            query?: {
+                size?: number;
+                page?: number;
+                to?: string;
+                from?: string;
+                booking?: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credit notes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["CreditNoteView"][];
+                        /** @example 1 */
+                        totalElements: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/credit-notes",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/credit-notes",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/credit-notes",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/credit-notes",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/credit-notes",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    GstDocumentsController_creditNote: {
+        parameters: {
+            query?: {
+                /** @description pdf (default, the printed document) or json. Without format=, the Accept header chooses (application/pdf or application/json); format= wins when both are given. */
+                format?: "pdf" | "json";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Credit note id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (inline) or the credit note (format=json). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["CreditNoteView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: CREDIT_NOTE_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/credit-note-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Credit note 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f was not found.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "CREDIT_NOTE_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/credit-notes/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
