@@ -15,6 +15,7 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 import { seedDemoInterest } from './demo-interest';
 import { seedDemoLetters } from './demo-letters';
 import { seedDemoBank } from './demo-bank';
+import { seedDemoGst } from './demo-gst';
 import { seedDemoStatement } from './demo-statement';
 import { DemoPlanChunk, DemoPlanSummary, PlanInput, planDemoChunks } from './demo-plan';
 import {
@@ -78,7 +79,8 @@ export async function seedDemoData(app: INestApplicationContext, config: AppConf
 
 /**
  * Creates the tenants and their histories (exactly `receiptsPerTenant` receipts each) in one
- * transaction; the first (`demo`) also gets an interest policy and an interest demand
+ * transaction, and with `demo` the GST tenant `demo-gst` (demo-gst.ts); the first (`demo`) also
+ * gets an interest policy and an interest demand
  * (demo-interest.ts) on a booking whose statement of account shows interest, TDS and a bounced
  * cheque (demo-statement.ts). Returns receipts per tenant. `progress` hears of every chunk written.
  */
@@ -108,6 +110,8 @@ export async function seedDemoTenants(
       }
       if (specs.length > 0) await seedDemoInterest(app, specs[0].key);
       if (specs.length > 0) await seedDemoStatement(app, specs[0].key);
+      // The GST tenant comes with the demo (its own small history, not the planned one).
+      if (specs.some((s) => s.key === 'demo')) await seedDemoGst(app);
     }),
   );
   return counts;
