@@ -2003,10 +2003,14 @@ export interface components {
         DemandInvoiceRefView: {
             /**
              * Format: uuid
+             * @description The tax invoice (GET /demands/{id}/invoice).
              * @example 6e5f4a3b-2c1d-4a9b-8c7d-5b4a3c2d1e0f
              */
             id: string;
-            /** @example INV/26-27/00001 */
+            /**
+             * @description Its number, from the tax-invoice series.
+             * @example INV/26-27/00001
+             */
             number: string;
             /**
              * Format: date
@@ -2975,6 +2979,7 @@ export interface components {
              */
             cgstRate: number;
             /**
+             * @description CGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -2989,6 +2994,7 @@ export interface components {
              */
             sgstRate: number;
             /**
+             * @description SGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3000,6 +3006,7 @@ export interface components {
         };
         InvoiceTotalsView: {
             /**
+             * @description The consideration (the demand's totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -3009,6 +3016,7 @@ export interface components {
              */
             consideration: components["schemas"]["MoneyView"];
             /**
+             * @description The consideration less the land deduction.
              * @example {
              *       "amount": 666666.67,
              *       "currency": "INR",
@@ -3018,6 +3026,7 @@ export interface components {
              */
             taxableValue: components["schemas"]["MoneyView"];
             /**
+             * @description CGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3027,6 +3036,7 @@ export interface components {
              */
             cgst: components["schemas"]["MoneyView"];
             /**
+             * @description SGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3068,10 +3078,15 @@ export interface components {
              * @example 2026-04-01
              */
             date: string;
+            /** @description The developer, as registered when the document was issued. */
             supplier: components["schemas"]["GstSupplierView"];
+            /** @description The buyer, as known when the document was issued. */
             recipient: components["schemas"]["GstRecipientView"];
+            /** @description Where the flat is: the tenant's state (CGST + SGST, never IGST). */
             placeOfSupply: components["schemas"]["PlaceOfSupplyView"];
+            /** @description One line per charge (per credited invoice line on a credit note). */
             lines: components["schemas"]["InvoiceLineView"][];
+            /** @description The sums of the lines. */
             totals: components["schemas"]["InvoiceTotalsView"];
             /**
              * @description totals.grossAmount in words in the tenant's locale.
@@ -3117,6 +3132,7 @@ export interface components {
              */
             sac: string;
             /**
+             * @description The consideration (the demand's totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -3126,6 +3142,7 @@ export interface components {
              */
             consideration: components["schemas"]["MoneyView"];
             /**
+             * @description The consideration less the land deduction.
              * @example {
              *       "amount": 666666.67,
              *       "currency": "INR",
@@ -3140,6 +3157,7 @@ export interface components {
              */
             cgstRate: number;
             /**
+             * @description CGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3154,6 +3172,7 @@ export interface components {
              */
             sgstRate: number;
             /**
+             * @description SGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3165,6 +3184,7 @@ export interface components {
         };
         CreditNoteTotalsView: {
             /**
+             * @description The consideration (the demand's totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -3174,6 +3194,7 @@ export interface components {
              */
             consideration: components["schemas"]["MoneyView"];
             /**
+             * @description The consideration less the land deduction.
              * @example {
              *       "amount": 666666.67,
              *       "currency": "INR",
@@ -3183,6 +3204,7 @@ export interface components {
              */
             taxableValue: components["schemas"]["MoneyView"];
             /**
+             * @description CGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3192,6 +3214,7 @@ export interface components {
              */
             cgst: components["schemas"]["MoneyView"];
             /**
+             * @description SGST on the taxable value, half-up to the paisa.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3250,7 +3273,9 @@ export interface components {
             recipient: components["schemas"]["GstRecipientView"];
             /** @description The invoices it credits. */
             invoices: components["schemas"]["CreditedInvoiceView"][];
+            /** @description One line per charge (per credited invoice line on a credit note). */
             lines: components["schemas"]["CreditNoteLineView"][];
+            /** @description The sums of the lines. */
             totals: components["schemas"]["CreditNoteTotalsView"];
         };
         EventView: {

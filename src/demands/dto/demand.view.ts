@@ -146,9 +146,16 @@ export class DemandTaxView {
 
 /** The tax invoice a taxed demand is. */
 export class DemandInvoiceRefView {
-  @ApiProperty({ format: 'uuid', example: '6e5f4a3b-2c1d-4a9b-8c7d-5b4a3c2d1e0f' })
+  @ApiProperty({
+    description: 'The tax invoice (GET /demands/{id}/invoice).',
+    format: 'uuid',
+    example: '6e5f4a3b-2c1d-4a9b-8c7d-5b4a3c2d1e0f',
+  })
   id: string;
-  @ApiProperty({ example: 'INV/26-27/00001' })
+  @ApiProperty({
+    description: 'Its number, from the tax-invoice series.',
+    example: 'INV/26-27/00001',
+  })
   number: string;
   @ApiProperty({ description: 'The demand date.', format: 'date', example: '2026-11-22' })
   date: string;

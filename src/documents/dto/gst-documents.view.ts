@@ -111,22 +111,46 @@ export class InvoiceLineView {
   taxableValue: MoneyView;
   @ApiProperty({ description: 'CGST rate, percent.', example: 3.75 })
   cgstRate: number;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'CGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   cgst: MoneyView;
   @ApiProperty({ description: 'SGST rate, percent.', example: 3.75 })
   sgstRate: number;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'SGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   sgst: MoneyView;
 }
 
 export class InvoiceTotalsView {
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(1000000, '10,00,000.00') })
+  @ApiProperty({
+    description: "The consideration (the demand's totalAmount).",
+    type: MoneyView,
+    example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
+  })
   consideration: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(666666.67, '6,66,666.67') })
+  @ApiProperty({
+    description: 'The consideration less the land deduction.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
+  })
   taxableValue: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'CGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   cgst: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'SGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   sgst: MoneyView;
   @ApiProperty({
     type: MoneyView,
@@ -148,15 +172,27 @@ export class InvoiceView {
   number: string;
   @ApiProperty({ description: "The demand's demandDate.", format: 'date', example: '2026-04-01' })
   date: string;
-  @ApiProperty({ type: GstSupplierView })
+  @ApiProperty({
+    description: 'The developer, as registered when the document was issued.',
+    type: GstSupplierView,
+  })
   supplier: GstSupplierView;
-  @ApiProperty({ type: GstRecipientView })
+  @ApiProperty({
+    description: 'The buyer, as known when the document was issued.',
+    type: GstRecipientView,
+  })
   recipient: GstRecipientView;
-  @ApiProperty({ type: PlaceOfSupplyView })
+  @ApiProperty({
+    description: "Where the flat is: the tenant's state (CGST + SGST, never IGST).",
+    type: PlaceOfSupplyView,
+  })
   placeOfSupply: PlaceOfSupplyView;
-  @ApiProperty({ type: [InvoiceLineView] })
+  @ApiProperty({
+    description: 'One line per charge (per credited invoice line on a credit note).',
+    type: [InvoiceLineView],
+  })
   lines: InvoiceLineView[];
-  @ApiProperty({ type: InvoiceTotalsView })
+  @ApiProperty({ description: 'The sums of the lines.', type: InvoiceTotalsView })
   totals: InvoiceTotalsView;
   @ApiProperty({
     description: "totals.grossAmount in words in the tenant's locale.",
@@ -195,28 +231,60 @@ export class CreditNoteLineView {
   description: string;
   @ApiProperty({ description: 'Services accounting code.', example: '995411' })
   sac: string;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(1000000, '10,00,000.00') })
+  @ApiProperty({
+    description: "The consideration (the demand's totalAmount).",
+    type: MoneyView,
+    example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
+  })
   consideration: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(666666.67, '6,66,666.67') })
+  @ApiProperty({
+    description: 'The consideration less the land deduction.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
+  })
   taxableValue: MoneyView;
   @ApiProperty({ description: 'CGST rate, percent.', example: 3.75 })
   cgstRate: number;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'CGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   cgst: MoneyView;
   @ApiProperty({ description: 'SGST rate, percent.', example: 3.75 })
   sgstRate: number;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'SGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   sgst: MoneyView;
 }
 
 export class CreditNoteTotalsView {
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(1000000, '10,00,000.00') })
+  @ApiProperty({
+    description: "The consideration (the demand's totalAmount).",
+    type: MoneyView,
+    example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
+  })
   consideration: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(666666.67, '6,66,666.67') })
+  @ApiProperty({
+    description: 'The consideration less the land deduction.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
+  })
   taxableValue: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'CGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   cgst: MoneyView;
-  @ApiProperty({ type: MoneyView, example: MONEY_EXAMPLE(25000, '25,000.00') })
+  @ApiProperty({
+    description: 'SGST on the taxable value, half-up to the paisa.',
+    type: MoneyView,
+    example: MONEY_EXAMPLE(25000, '25,000.00'),
+  })
   sgst: MoneyView;
   @ApiProperty({
     type: MoneyView,
@@ -255,9 +323,12 @@ export class CreditNoteView {
   recipient: GstRecipientView;
   @ApiProperty({ type: [CreditedInvoiceView], description: 'The invoices it credits.' })
   invoices: CreditedInvoiceView[];
-  @ApiProperty({ type: [CreditNoteLineView] })
+  @ApiProperty({
+    description: 'One line per charge (per credited invoice line on a credit note).',
+    type: [CreditNoteLineView],
+  })
   lines: CreditNoteLineView[];
-  @ApiProperty({ type: CreditNoteTotalsView })
+  @ApiProperty({ description: 'The sums of the lines.', type: CreditNoteTotalsView })
   totals: CreditNoteTotalsView;
 }
 
