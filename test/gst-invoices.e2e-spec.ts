@@ -331,6 +331,25 @@ describe('GST: tax invoices and credit notes', () => {
     });
   });
 
+  describe('finding taxed demands', () => {
+    it('demand search filters by invoiceNumber, chargeType and grossAmount', async () => {
+      const key = await gstTenant();
+      const b = await booking(key);
+      const d = await taxed(key, b.id);
+      await taxed(key, b.id, { chargeType: 'OTHER_CHARGES', splits: [split(1000)] });
+      const search = (filters: unknown[]) =>
+        request(t.server).post('/demands/search').set(as(key)).send(filters);
+      const byNumber = await search([
+        { field: 'invoiceNumber', query: d.invoice?.number, type: 'EQUALS' },
+      ]);
+      expect(byNumber.body.content.map((x: Demand) => x.id)).toEqual([d.id]);
+      const other = await search([{ field: 'chargeType', query: 'OTHER_CHARGES', type: 'EQUALS' }]);
+      expect(other.body.totalElements).toBe(1);
+      const gross = await search([{ field: 'grossAmount', query: '1050000', type: 'EQUALS' }]);
+      expect(gross.body.content.map((x: Demand) => x.id)).toEqual([d.id]);
+    });
+  });
+
   describe('credit notes', () => {
     it('cancelling a taxed demand issues a credit note for its tax', async () => {
       const key = await gstTenant();

@@ -5,6 +5,7 @@
  * receipt search already uses for their demands (search-page.ts; docs/search.md).
  */
 import { DEMAND_STATUSES, DEMAND_TYPES } from '@/common/domain/enums';
+import { CHARGE_TYPES } from '@/gst/gst-tax';
 import { field, SearchCatalogue } from '@/search/search-catalogue';
 import { SearchTable } from '@/search/search-page';
 
@@ -18,6 +19,9 @@ const SORT_COLUMNS = {
   totalAmount: 'total_amount',
   receivedAmount: 'received_amount',
   pendingAmount: 'pending_amount',
+  grossAmount: 'gross_amount',
+  chargeType: 'charge_type',
+  invoiceNumber: 'invoice_number',
 };
 
 export const DEMAND_SEARCH = new SearchCatalogue(
@@ -34,6 +38,9 @@ export const DEMAND_SEARCH = new SearchCatalogue(
     field('totalAmount', 'number', 'demand', 'total_amount'),
     field('receivedAmount', 'number', 'demand', 'received_amount'),
     field('pendingAmount', 'number', 'demand', 'pending_amount'),
+    field('grossAmount', 'number', 'demand', 'gross_amount'),
+    field('chargeType', 'enum', 'demand', 'charge_type', { enumValues: CHARGE_TYPES }),
+    field('invoiceNumber', 'text', 'demand', 'invoice_number', { nullable: true }),
     field('dueDate', 'date', 'demand', 'due_date'),
     field('demandDate', 'date', 'demand', 'demand_date'),
     field('keyword', 'keyword', 'keyword', ''),
