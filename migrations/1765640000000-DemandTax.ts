@@ -106,13 +106,17 @@ export class DemandTax1765640000000 implements MigrationInterface {
       // Issued documents are never changed or removed by the application.
       await q.query(`GRANT SELECT, INSERT ON ${table} TO finance_app`);
     }
-    await q.query(`GRANT UPDATE (invoice_id, invoice_number, gst_credit_time_barred) ON demands TO finance_app`);
+    await q.query(
+      `GRANT UPDATE (invoice_id, invoice_number, gst_credit_time_barred) ON demands TO finance_app`,
+    );
     await this.eventTypes(q, (types) => [...new Set([...types, ...TAX_EVENTS])]);
   }
 
   public async down(q: QueryRunner): Promise<void> {
     await this.eventTypes(q, (types) => types.filter((t) => !TAX_EVENTS.includes(t)));
-    await q.query(`REVOKE UPDATE (invoice_id, invoice_number, gst_credit_time_barred) ON demands FROM finance_app`);
+    await q.query(
+      `REVOKE UPDATE (invoice_id, invoice_number, gst_credit_time_barred) ON demands FROM finance_app`,
+    );
     await q.query(`DROP TABLE credit_notes`);
     await q.query(`DROP TABLE tax_invoices`);
     await q.query(`ALTER TABLE demand_splits DROP CONSTRAINT demand_splits_check`);

@@ -50,7 +50,7 @@ describe('names on paper', () => {
       unitName: UNIT_NAME,
       buyerName: 'Kavya Menon',
       bookingDate: '2026-04-01',
-    } as never);
+    });
     const bankId = randomUUID();
     const demand = await createDemand(t, tenant.key, {
       booking: booking.id,
