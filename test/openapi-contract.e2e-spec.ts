@@ -734,5 +734,9 @@ describe('live responses match the committed OpenAPI document', () => {
   it('the live /docs-json is the committed document (served from its documented origin)', async () => {
     const live = await http().get('/docs-json').set('host', 'localhost:3000');
     expect(live.body).toEqual(contract.document);
+    // The document describes the whole service, not its first two features.
+    expect((live.body as { info: { title: string } }).info.title).toBe(
+      'Finance service for property developers',
+    );
   });
 });

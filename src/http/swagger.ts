@@ -119,7 +119,7 @@ export const ApiIdParam = (description: string) =>
 /** The OpenAPI document of the routes `app` serves (also committed as openapi.json). */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setTitle('Receipts and Tenant Numbering Service')
+    .setTitle('Finance service for property developers')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
     .setLicense('Proprietary', 'https://finance-service.dev/license')
