@@ -4371,7 +4371,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+        /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
         TenantHeader: string;
     };
     requestBodies: never;
@@ -4608,7 +4608,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -4813,7 +4813,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -4949,7 +4949,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5171,7 +5171,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5305,7 +5305,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5483,7 +5483,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5711,7 +5711,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5889,7 +5889,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -6046,7 +6046,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6272,7 +6272,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6450,7 +6450,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -6607,7 +6607,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6833,7 +6833,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -7014,7 +7014,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -7192,7 +7192,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -7349,7 +7349,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -7582,7 +7582,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -7793,7 +7793,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8026,7 +8026,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -8160,7 +8160,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8393,7 +8393,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8631,7 +8631,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -8836,7 +8836,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9014,7 +9014,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -9168,7 +9168,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -9302,7 +9302,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -9506,7 +9506,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9661,7 +9661,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9817,7 +9817,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10001,7 +10001,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10165,7 +10165,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10322,7 +10322,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10458,7 +10458,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10660,7 +10660,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10797,7 +10797,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10954,7 +10954,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11176,7 +11176,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11389,7 +11389,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -11523,7 +11523,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -11743,7 +11743,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11898,7 +11898,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12108,7 +12108,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12265,7 +12265,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12451,7 +12451,7 @@ export interface operations {
                 dateFormat?: "YYYY-MM-DD" | "DD/MM/YYYY" | "DD/MM/YY" | "DD-MMM-YYYY" | "DD MMM YYYY";
             };
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12653,7 +12653,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12810,7 +12810,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13021,7 +13021,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13265,7 +13265,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13520,7 +13520,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13689,7 +13689,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13848,7 +13848,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -13984,7 +13984,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -14193,7 +14193,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -14327,7 +14327,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -14527,7 +14527,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14684,7 +14684,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14841,7 +14841,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -15082,7 +15082,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
