@@ -28,6 +28,7 @@ import { BankReferenceKeyLeakproof1765560000000 } from '../../migrations/1765560
 import { ReceiptAmountPaise1765570000000 } from '../../migrations/1765570000000-ReceiptAmountPaise';
 import { NamesOnPaper1765580000000 } from '../../migrations/1765580000000-NamesOnPaper';
 import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-GstDocumentNumbers';
+import { QueueStartGrant1765630000000 } from '../../migrations/1765630000000-QueueStartGrant';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   ReceiptAmountPaise1765570000000,
   NamesOnPaper1765580000000,
   GstDocumentNumbers1765620000000,
+  QueueStartGrant1765630000000,
 ];
 
 export function dataSourceOptions(
@@ -78,6 +80,9 @@ export function dataSourceOptions(
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'all',
     synchronize: false,
+    // Migrations own the schema; gen_random_uuid() is built in. Left on, TypeORM runs CREATE
+    // EXTENSION "uuid-ossp" on every connect, which the application role may not do.
+    installExtensions: false,
     logging: false,
     extra: {
       max: poolSize,
