@@ -11,6 +11,7 @@ import {
   freePort,
   removeScratchDirs,
   scratchDir,
+  send,
   ServiceProcess,
 } from './support/service-process';
 
@@ -52,6 +53,40 @@ describe('service log of a normal start', () => {
     }
     removeScratchDirs();
   }, 60_000);
+
+  it('logs bodies refused before routing: 413 too large, 415 unsupported Content-Encoding', async () => {
+    const port = service!.port;
+    const tooLarge = await send(port, 'POST', '/bookings?m=413', {
+      body: { buyerName: 'x'.repeat(2_000_000) },
+    });
+    expect(tooLarge.status).toBe(413);
+    const encoded = await send(port, 'POST', '/bookings?m=415', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'compress' },
+      body: {},
+    });
+    expect(encoded.status).toBe(415);
+    const logged = (status: number) =>
+      service!.log.split('\n').some((line) => {
+        try {
+          const entry = JSON.parse(line) as {
+            req?: { method?: string; url?: string };
+            res?: { statusCode?: number };
+          };
+          return (
+            entry.req?.method === 'POST' &&
+            entry.req.url === `/bookings?m=${status}` &&
+            entry.res?.statusCode === status
+          );
+        } catch {
+          return false;
+        }
+      });
+    await service!.until(
+      'the request log lines',
+      () => Promise.resolve(logged(413) && logged(415)),
+      5_000,
+    );
+  });
 
   it('reports no permission denied, in its own log or the database log, up to a clean stop', async () => {
     service!.kill('SIGINT');
