@@ -72,6 +72,39 @@ function assertFlowOrder(collection) {
   }
 }
 
+/**
+ * Every request of an operation that requires the tenant scheme sends exactly one enabled,
+ * non-empty x-tenant-id (the server answers 400 without it); public ones are left as they are.
+ */
+function assertTenantHeader(collection, document) {
+  const tenantSchemes = Object.entries(document.components?.securitySchemes ?? {})
+    .filter(([, s]) => s.type === 'apiKey' && s.in === 'header' && s.name === 'x-tenant-id')
+    .map(([name]) => name);
+  const missing = [];
+  const walk = (items) => {
+    for (const item of items) {
+      if (item.item) {
+        walk(item.item);
+        continue;
+      }
+      const path = `/${item.request.url.path.map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`;
+      const method = item.request.method.toLowerCase();
+      const operation = document.paths[path]?.[method];
+      if (!operation) throw new Error(`${method.toUpperCase()} ${path} is not in the document`);
+      const security = operation.security ?? document.security ?? [];
+      if (!security.some((r) => tenantSchemes.some((name) => name in r))) continue;
+      const sent = (item.request.header ?? []).filter(
+        (h) => !h.disabled && h.key.toLowerCase() === 'x-tenant-id' && h.value,
+      );
+      if (sent.length !== 1) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  };
+  walk(collection.item);
+  if (missing.length > 0) {
+    throw new Error(`requests that do not send x-tenant-id once:\n  ${missing.join('\n  ')}`);
+  }
+}
+
 function generate() {
   // Portman writes tmp/ folders into its working directory and reads .env from it: give it a
   // scratch directory of its own.
@@ -102,6 +135,7 @@ function generate() {
     }
     const collection = stripIds(JSON.parse(readFileSync(output, 'utf8')));
     assertFlowOrder(collection);
+    assertTenantHeader(collection, JSON.parse(readFileSync(openapi, 'utf8')));
     const digest = createHash('sha256').update(readFileSync(openapi)).digest('hex');
     // A stable UUID-shaped id, so a re-import updates the same collection in Postman.
     const d = (from, to) => digest.slice(from, to);

@@ -47,7 +47,7 @@ const freePort = () =>
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The Postman variable the document's optional x-tenant-id parameter defaults to. */
+/** The Postman variable the document's x-tenant-id parameter defaults to. */
 const TENANT_VARIABLE = 'tenantId';
 const TENANT = 'demo';
 const TENANT_HEADER = 'x-tenant-id';

@@ -5,6 +5,9 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from '@/app.module';
 import { AppConfig } from '@/platform/config/app-config';
 import { Metrics } from '@/platform/metrics/metrics';
+import { ExpressRoutes, expressRouteTemplates } from '@/platform/metrics/route-templates';
+import { requestLogOptions } from '@/platform/logging/request-log';
+import { pinoHttp } from 'pino-http';
 import { bodyParserErrors } from '@/http/errors/body-parser-errors';
 import {
   contentEncodingGuard,
@@ -34,7 +37,14 @@ export async function createApp(
   );
   app.useLogger(app.get(Logger));
   // First, so every response is counted, including those the body checks below refuse.
-  app.use(app.get(Metrics).middleware);
+  const metrics = app.get(Metrics);
+  app.use(metrics.middleware);
+  const express = app.getHttpAdapter().getInstance() as ExpressRoutes;
+  metrics.useRoutes(() => expressRouteTemplates(express));
+  // The request log, here rather than as LoggerModule's route middleware (useExisting: true),
+  // which Nest mounts after these: a body refused as too large (413) or wrongly encoded (415)
+  // never reached it and left no log line.
+  app.use(pinoHttp(requestLogOptions(config)));
   // Before the body checks and every guard (CORS_ORIGINS, docs/browser.md): a preflight is answered
   // here, never 401 or 429, and error responses to a listed origin carry the CORS headers too.
   applyCors(app, config.corsOrigins);

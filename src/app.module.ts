@@ -81,6 +81,8 @@ export class AppModule {
         PlatformModule.register(config),
         LoggerModule.forRoot({
           pinoHttp: requestLogOptions(config),
+          // createApp mounts the request log (pino-http) before the body checks.
+          useExisting: true,
         }),
         TypeOrmModule.forRoot(
           dataSourceOptions(databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs, ENTITIES),

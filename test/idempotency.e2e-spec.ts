@@ -212,6 +212,8 @@ describe('Idempotency-Key', () => {
 
   it.each([
     ['empty', ''],
+    // Node trims header values: only spaces arrive empty, never as "no key".
+    ['only spaces', '   '],
     ['longer than 200 characters', 'k'.repeat(201)],
     ['with a control character', 'abc\tdef'],
   ])('refuses a key that is %s with 400', async (_what, key) => {

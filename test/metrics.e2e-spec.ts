@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 import { get, recordReceipt } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
+import { as } from './support/tokens';
 
 /** GET /metrics (docs/operations.md): Prometheus text, route templates, no tenant in labels. */
 describe('GET /metrics', () => {
@@ -45,6 +47,33 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(receipt.id);
     expect(text).not.toContain(tenant.key);
     expect(text).not.toContain(tenant.id);
+  });
+
+  it('counts bodies refused before routing (413, 415) under their route template', async () => {
+    const tooLarge = await request(t.server)
+      .post('/bookings')
+      .set(as(tenant.key))
+      .send({ buyerName: 'x'.repeat(2_000_000) });
+    expect(tooLarge.status).toBe(413);
+    const encoded = await request(t.server)
+      .post(`/receipts/${randomUUID()}/cancel`)
+      .set(as(tenant.key))
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'compress')
+      .send('{}');
+    expect(encoded.status).toBe(415);
+    const text = await scrape();
+    expect(
+      value(text, 'http_requests_total{method="POST",route="/bookings",status="413"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      value(text, 'http_requests_total{method="POST",route="/receipts/:id/cancel",status="415"}'),
+    ).toBeGreaterThanOrEqual(1);
+    // A path no route serves stays unmatched, whatever its status.
+    await request(t.server).post('/no-such-route').set('content-encoding', 'compress').send('{}');
+    expect(
+      value(await scrape(), 'http_requests_total{method="POST",route="unmatched",status="415"}'),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('reports receipts recorded, events by type, pools and process memory', async () => {

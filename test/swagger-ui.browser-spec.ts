@@ -66,9 +66,9 @@ describe('Swagger UI in a browser', () => {
     const search = page.locator('#operations-receipts-ReceiptsController_search');
     await search.locator('.opblock-summary').click();
     await search.getByRole('button', { name: 'Try it out' }).click();
-    // The operation also declares x-tenant-id as an optional parameter pre-filled with the
-    // Postman variable {{tenantId}} (for Postman's import); nobody fills it in here: the
-    // Authorized tenant replaces it on the request that goes out.
+    // The operation also declares x-tenant-id as a required parameter pre-filled with the
+    // Postman variable {{tenantId}} (for Postman's import and Portman); nobody fills it in here:
+    // the Authorized tenant replaces it on the request that goes out.
     const field = search.locator('tr[data-param-name="x-tenant-id"] input');
     expect(await field.inputValue()).toBe('{{tenantId}}');
     const sent = page.waitForRequest(

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { AppModule } from '@/app.module';
 import { loadConfig } from '@/platform/config/app-config';
 import { createOpenApiDocument } from '@/http/swagger';
+import { staleRouteTable, withRouteTable } from './route-table';
 
 /**
  * `npm run openapi:write` / `npm run openapi:check`: the committed openapi.json, generated from
- * the code. Nest's preview mode reads the routes and DTO metadata without instantiating
+ * the code, and the route table of docs/api.md, generated from that document. Nest's preview mode reads the routes and DTO metadata without instantiating
  * providers, so no database and no environment is involved: the document is the same everywhere.
  */
 async function main(): Promise<void> {
@@ -25,12 +26,17 @@ async function main(): Promise<void> {
     AppModule.register({ config, databaseUrl: 'postgres://unused@127.0.0.1:1/unused' }),
     { preview: true, logger: false, abortOnError: false },
   );
-  const generated = `${JSON.stringify(createOpenApiDocument(app), null, 2)}\n`;
+  const document = createOpenApiDocument(app);
+  const generated = `${JSON.stringify(document, null, 2)}\n`;
   await app.close();
-  const file = join(__dirname, '..', '..', '..', 'openapi.json');
+  const root = join(__dirname, '..', '..', '..');
+  const file = join(root, 'openapi.json');
+  const manual = join(root, 'docs', 'api.md');
+  const markdown = readFileSync(manual, 'utf8');
   if (mode === 'write') {
     writeFileSync(file, generated);
-    process.stdout.write(`wrote ${file}\n`);
+    writeFileSync(manual, withRouteTable(markdown, document));
+    process.stdout.write(`wrote ${file} and the route table of ${manual}\n`);
     return;
   }
   let committed = '';
@@ -39,17 +45,24 @@ async function main(): Promise<void> {
   } catch {
     // missing: reported as a difference below
   }
-  if (committed === generated) {
-    process.stdout.write('openapi.json matches the code\n');
+  const problems: string[] = [];
+  if (committed !== generated) {
+    const a = committed.split('\n');
+    const b = generated.split('\n');
+    const first = a.findIndex((line, i) => line !== b[i]);
+    problems.push(
+      `openapi.json differs from what the code generates (first difference at line ${first + 1}:\n` +
+        `  committed: ${a[first] ?? '<end of file>'}\n  generated: ${b[first] ?? '<end of file>'}).`,
+    );
+  }
+  const table = staleRouteTable(markdown, document);
+  if (table) problems.push(`${manual}: ${table}.`);
+  if (problems.length === 0) {
+    process.stdout.write('openapi.json and the route table of docs/api.md match the code\n');
     return;
   }
-  const a = committed.split('\n');
-  const b = generated.split('\n');
-  const first = a.findIndex((line, i) => line !== b[i]);
   process.stderr.write(
-    `openapi.json differs from what the code generates (first difference at line ${first + 1}:\n` +
-      `  committed: ${a[first] ?? '<end of file>'}\n  generated: ${b[first] ?? '<end of file>'}).\n` +
-      'Run `npm run openapi:write` and commit openapi.json.\n',
+    `${problems.join('\n')}\nRun \`npm run openapi:write\` and commit openapi.json and docs/api.md.\n`,
   );
   process.exitCode = 1;
 }

@@ -30,6 +30,7 @@ import { NamesOnPaper1765580000000 } from '../../migrations/1765580000000-NamesO
 import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-GstDocumentNumbers';
 import { GstSettings1765630000000 } from '../../migrations/1765630000000-GstSettings';
 import { DemandTax1765640000000 } from '../../migrations/1765640000000-DemandTax';
+import { QueueStartGrant1765650000000 } from '../../migrations/1765650000000-QueueStartGrant';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   GstDocumentNumbers1765620000000,
   GstSettings1765630000000,
   DemandTax1765640000000,
+  QueueStartGrant1765650000000,
 ];
 
 export function dataSourceOptions(
@@ -82,6 +84,9 @@ export function dataSourceOptions(
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'all',
     synchronize: false,
+    // Migrations own the schema; gen_random_uuid() is built in. Left on, TypeORM runs CREATE
+    // EXTENSION "uuid-ossp" on every connect, which the application role may not do.
+    installExtensions: false,
     logging: false,
     extra: {
       max: poolSize,

@@ -1,10 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiExtension, ApiOperation } from '@nestjs/swagger';
 import { Public, RequireScopes, Scope } from '@/http/auth/auth.decorators';
 import { ApiProblems, DocumentedProblem, problemCodes } from '@/http/errors/api-problems';
 import { IDEMPOTENCY_PROBLEMS } from '@/http/idempotency/idempotency.errors';
 import { Idempotent } from '@/http/idempotency/idempotency.interceptor';
 import { ReplicaRead } from '@/platform/replicas/read-replicas';
+
+/**
+ * The operation's required scopes in the OpenAPI document. An extension rather than the bearer
+ * requirement's list: OpenAPI 3.0 allows scopes there only for oauth2 and openIdConnect schemes.
+ * docs/api.md's route table is generated from it (src/cli/route-table.ts).
+ */
+export const SCOPES_EXTENSION = 'x-scopes';
 
 export interface RouteOptions {
   summary: string;
@@ -42,7 +49,9 @@ export function Route(options: RouteOptions): MethodDecorator {
   const description = [options.description, errors].filter(Boolean).join(' ');
   return applyDecorators(
     ApiOperation({ summary: options.summary, ...(description ? { description } : {}) }),
-    ...(options.scopes === 'public' ? [Public()] : [RequireScopes(...options.scopes)]),
+    ...(options.scopes === 'public'
+      ? [Public()]
+      : [RequireScopes(...options.scopes), ApiExtension(SCOPES_EXTENSION, [...options.scopes])]),
     ...(problems.length > 0 ? [ApiProblems(...problems)] : []),
     ...(options.idempotent
       ? [Idempotent(options.idempotent === true ? [] : options.idempotent.secretFields)]

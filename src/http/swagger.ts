@@ -44,8 +44,9 @@ operation except the health checks needs both.
 
 **Postman** (Import this document, or Portman from \`/docs-json\`): set the variables
 \`baseUrl\`, \`bearerToken\` and \`tenantId\`. Every operation that needs a tenant also declares
-\`x-tenant-id\` as an optional header parameter whose default is \`{{tenantId}}\`, because
-Postman turns only one security scheme (the bearer token) into auth.
+\`x-tenant-id\` as a required header parameter whose example is \`{{tenantId}}\`, because
+Postman turns only one security scheme (the bearer token) into auth. In Swagger UI, Authorize's
+tenant replaces that field's value on the request.
 
 Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\` and a \`traceId\`.
 Every operation can answer 400 (for example an unknown query parameter); every authenticated
@@ -123,7 +124,7 @@ export const ApiIdParam = (description: string) =>
 /** The OpenAPI document of the routes `app` serves (also committed as openapi.json). */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setTitle('Receipts and Tenant Numbering Service')
+    .setTitle('Finance service for property developers')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
     .setLicense('Proprietary', 'https://finance-service.dev/license')
@@ -153,29 +154,31 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
 export const TENANT_PARAMETER_NAME = 'TenantHeader';
 
 /**
- * `x-tenant-id` again, as an optional header parameter of every operation that needs a tenant
+ * `x-tenant-id` again, as a required header parameter of every operation that needs a tenant
  * (added in `finishOperation`, referenced from `components.parameters`). The `tenant` security
- * scheme stays the requirement; this parameter is only for tools that turn one security scheme
- * into auth and drop the other: openapi-to-postmanv2 (Postman's import, Portman) makes the bearer
- * scheme the collection's auth and would send no `x-tenant-id` at all. It fills a header
- * parameter from its schema's `default` under every `parametersResolution` (from `example` only
- * under "Example") and enables it (optional parameters are on by default), so `default` and
- * `example` are both the Postman variable `{{tenantId}}`. Swagger UI's swagger-client applies
- * security after parameters, so the Authorized tenant replaces the pre-filled `{{tenantId}}` and
- * nobody fills in a field per operation. No `pattern`: the variable is not a tenant key; the
- * server checks the header and never assumes one (missing or unresolved: 400).
+ * scheme stays the requirement; this parameter is for tools that turn one security scheme into
+ * auth and drop the other: openapi-to-postmanv2 (Postman's import, Portman) makes the bearer
+ * scheme the collection's auth. Required, because Portman (and the converter with
+ * `enableOptionalParameters: false`) leaves optional headers out: a collection generated with
+ * Portman's defaults sent no `x-tenant-id` at all. The converter fills a header from its schema's
+ * `default` under every `parametersResolution` (from `example` only under "Example"), so both are
+ * the Postman variable `{{tenantId}}`. Swagger UI pre-fills the field from `example` (so its
+ * required-field check passes with nobody typing) and swagger-client applies the Authorized
+ * apiKey after the parameters (`headers[name] = value`, same header name), so Authorize's tenant
+ * is what is sent (test/swagger-ui.browser-spec.ts). No `pattern`: the variable is not a tenant
+ * key; the server checks the header and never assumes one (missing or unresolved: 400).
  */
 export const TENANT_PARAMETER: ParameterObject = {
   name: TENANT_HEADER,
   in: 'header',
-  required: false,
+  required: true,
   description:
-    'The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme ' +
-    '(Authorize in Swagger UI, whose value replaces this field). Also declared as an optional ' +
-    "parameter for tools that turn only one security scheme into auth (Postman's import, " +
-    'Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. ' +
-    'Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 ' +
-    '`TENANT_HEADER_INVALID`; the tenant is never taken from the token.',
+    'The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger ' +
+    "UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn " +
+    "only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` " +
+    'is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an ' +
+    'unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken ' +
+    'from the token.',
   schema: { type: 'string', default: '{{tenantId}}', example: '{{tenantId}}' },
 };
 

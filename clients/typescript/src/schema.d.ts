@@ -5207,7 +5207,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+        /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
         TenantHeader: string;
     };
     requestBodies: never;
@@ -5444,7 +5444,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -5649,7 +5649,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -5785,7 +5785,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6007,7 +6007,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6141,7 +6141,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6319,7 +6319,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6541,7 +6541,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -6719,7 +6719,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -6874,7 +6874,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -7092,7 +7092,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -7312,13 +7312,13 @@ export interface operations {
                 page?: number;
                 /** @description Page size. */
                 size?: number;
-                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: dueDate, demandDate, demandNumber, buyerName, demandType, status, totalAmount, receivedAmount, pendingAmount; default dueDate,asc, with an id tie-breaker always appended. */
+                /** @description Repeatable: `field,asc` or `field,desc` (direction optional, default asc). Fields: dueDate, demandDate, demandNumber, buyerName, demandType, status, totalAmount, receivedAmount, pendingAmount, grossAmount, chargeType, invoiceNumber; default dueDate,asc, with an id tie-breaker always appended. */
                 sort?: string[];
             };
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -7496,7 +7496,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -7653,7 +7653,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -7879,7 +7879,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -8060,7 +8060,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -8238,7 +8238,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8395,7 +8395,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8628,7 +8628,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -8839,7 +8839,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9072,7 +9072,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -9206,7 +9206,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9439,7 +9439,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -9677,7 +9677,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -9882,7 +9882,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10056,7 +10056,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10210,7 +10210,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10352,7 +10352,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -10518,7 +10518,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10672,7 +10672,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -10806,7 +10806,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -11010,7 +11010,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11165,7 +11165,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11321,7 +11321,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11505,7 +11505,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11669,7 +11669,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -11826,7 +11826,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -11962,7 +11962,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -12164,7 +12164,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -12301,7 +12301,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12458,7 +12458,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12680,7 +12680,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -12893,7 +12893,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -13027,7 +13027,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -13247,7 +13247,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13402,7 +13402,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13612,7 +13612,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13769,7 +13769,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -13955,7 +13955,7 @@ export interface operations {
                 dateFormat?: "YYYY-MM-DD" | "DD/MM/YYYY" | "DD/MM/YY" | "DD-MMM-YYYY" | "DD MMM YYYY";
             };
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14157,7 +14157,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14314,7 +14314,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14525,7 +14525,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -14769,7 +14769,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -15024,7 +15024,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -15193,7 +15193,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -15352,7 +15352,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -15488,7 +15488,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -15697,7 +15697,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -15831,7 +15831,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -16031,7 +16031,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -16188,7 +16188,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -16345,7 +16345,7 @@ export interface operations {
             header?: {
                 /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
                 "Idempotency-Key"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -16586,7 +16586,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path: {
@@ -16756,7 +16756,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -16892,7 +16892,7 @@ export interface operations {
             header?: {
                 /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
                 "If-Match"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;
@@ -17108,7 +17108,7 @@ export interface operations {
             header?: {
                 /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
                 "X-Consistency-Token"?: string;
-                /** @description The tenant key, e.g. `demo`. Required, but supplied by the `tenant` security scheme (Authorize in Swagger UI, whose value replaces this field). Also declared as an optional parameter for tools that turn only one security scheme into auth (Postman's import, Portman): its default `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
                 "x-tenant-id"?: components["parameters"]["TenantHeader"];
             };
             path?: never;

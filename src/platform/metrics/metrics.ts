@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { OutboxService } from '@/platform/outbox/outbox.service';
+import { matchRouteTemplate, RouteTemplate } from './route-templates';
 
 /** A pg pool's counters, as node-postgres exposes them. */
 export interface PoolStats {
@@ -19,6 +20,8 @@ export interface PoolStats {
 export class Metrics {
   readonly registry = new Registry();
   private readonly pools = new Map<string, () => PoolStats | undefined>();
+  private listRoutes: () => RouteTemplate[] = () => [];
+  private routes: RouteTemplate[] = [];
 
   readonly httpRequests = new Counter({
     name: 'http_requests_total',
@@ -87,6 +90,21 @@ export class Metrics {
     this.pools.set(name, read);
   }
 
+  /**
+   * Where the application's routes are read from (once they are registered), for responses given
+   * before routing: a body refused as too large (413) or in an unsupported encoding (415) is
+   * counted under the route it was sent to, not as unmatched.
+   */
+  useRoutes(list: () => RouteTemplate[]): void {
+    this.listRoutes = list;
+    this.routes = [];
+  }
+
+  private templateOf(req: Request): string | undefined {
+    if (this.routes.length === 0) this.routes = this.listRoutes();
+    return matchRouteTemplate(this.routes, req.method, req.path);
+  }
+
   /** Express middleware: counts and times every response by its route template. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
@@ -95,7 +113,7 @@ export class Metrics {
       const labels = {
         method: req.method,
         // The template (/receipts/:id), never the path: ids and tenants stay out of labels.
-        route: route?.path ? `${req.baseUrl}${route.path}` : 'unmatched',
+        route: route?.path ? `${req.baseUrl}${route.path}` : (this.templateOf(req) ?? 'unmatched'),
         status: String(res.statusCode),
       };
       this.httpRequests.inc(labels);
