@@ -140,7 +140,9 @@ describe('live responses match the committed OpenAPI document', () => {
   });
 
   it('GST settings: 200 with an ETag, 400 (GSTIN_INVALID, VALIDATION_FAILED), 412, 422, history', async () => {
-    const read = await call('GET /tenant/gst', http().get('/tenant/gst').set(as(tenant)));
+    // A tenant of its own: GST enabled taxes every later demand of the tenant it is set on.
+    const gst = (await t.createTenant()).key;
+    const read = await call('GET /tenant/gst', http().get('/tenant/gst').set(as(gst)));
     expect(read.status).toBe(200);
     expect((await call('GET /tenant/gst', http().get('/tenant/gst'))).status).toBe(401);
     const settings = {
@@ -152,7 +154,7 @@ describe('live responses match the committed OpenAPI document', () => {
       annualReturns: [{ financialYear: '2025-26', filedOn: '2026-11-15' }],
     };
     const put = (body: object, ifMatch = '*') =>
-      http().put('/tenant/gst').set(as(tenant)).set('If-Match', ifMatch).send(body);
+      http().put('/tenant/gst').set(as(gst)).set('If-Match', ifMatch).send(body);
     expect((await call('PUT /tenant/gst', put(settings, read.headers.etag))).status).toBe(200);
     expect((await call('PUT /tenant/gst', put(settings, read.headers.etag))).status).toBe(412);
     const invalid = await call('PUT /tenant/gst', put({ ...settings, gstin: '27AAPFU0939F1ZW' }));
@@ -163,13 +165,46 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call('PUT /tenant/gst', put({ enabled: true }))).status).toBe(422);
     const history = await call(
       'GET /tenant/gst/history',
-      http().get('/tenant/gst/history').set(as(tenant)),
+      http().get('/tenant/gst/history').set(as(gst)),
     );
     expect(history.status).toBe(200);
     expect((history.body as unknown[]).length).toBeGreaterThan(0);
     expect((await call('GET /tenant/gst/history', http().get('/tenant/gst/history'))).status).toBe(
       401,
     );
+  });
+
+  it('GST documents: an invoice, credit notes (200 JSON and PDF, 400, 404)', async () => {
+    const gst = (await t.createTenant()).key;
+    const settings = {
+      enabled: true,
+      gstin: '27AAPFU0939F1ZV',
+      legalName: 'Skyline Developers Private Limited',
+      address: 'Skyline House, Lower Parel, Mumbai 400013',
+    };
+    expect((await http().put('/tenant/gst').set(as(gst)).send(settings)).status).toBe(200);
+    const demand = await createDemand(t, gst, { splits: [split(1000)] });
+    const invoice = (path: string, who = gst) => http().get(path).set(as(who));
+    const op = 'GET /demands/{id}/invoice';
+    expect((await call(op, invoice(`/demands/${demand.id}/invoice?format=json`))).status).toBe(200);
+    expect((await call(op, invoice(`/demands/${demand.id}/invoice`))).status).toBe(200);
+    expect((await call(op, invoice(`/demands/${demand.id}/invoice?format=x`))).status).toBe(400);
+    expect(
+      (await call(op, invoice(`/demands/${demand.id}/invoice?format=json`, tenant))).status,
+    ).toBe(404);
+    const cancel = await http()
+      .post(`/demands/${demand.id}/cancel`)
+      .set(as(gst))
+      .send({ reason: 'Raised in error' });
+    expect(cancel.status).toBe(200);
+    const list = await call('GET /credit-notes', invoice('/credit-notes'));
+    expect(list.status).toBe(200);
+    expect((await call('GET /credit-notes', invoice('/credit-notes?size=0'))).status).toBe(400);
+    const id = (list.body as { content: { id: string }[] }).content[0].id;
+    const one = 'GET /credit-notes/{id}';
+    expect((await call(one, invoice(`/credit-notes/${id}?format=json`))).status).toBe(200);
+    expect((await call(one, invoice(`/credit-notes/${id}`))).status).toBe(200);
+    expect((await call(one, invoice(`/credit-notes/${id}?format=json`, tenant))).status).toBe(404);
   });
 
   it('demands: 201, 200, 404 (unknown and another tenant), 422', async () => {

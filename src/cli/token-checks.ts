@@ -1,3 +1,4 @@
+import { ACTIVE_TENANT_KEYS_SQL } from './token-checks.sql';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -6,8 +7,6 @@ import { readLocalSecrets } from '@/platform/config/local-secrets';
 import { startEmbeddedPostgres } from '@/database/embedded-postgres';
 import { embeddedDataDir } from '@/database/state-location';
 import { TokenRefused } from './dev-token';
-
-const ACTIVE_TENANT_KEYS_SQL = `SELECT key FROM tenants WHERE key = ANY($1::text[]) AND active`;
 
 /**
  * Refuses tenants the service's database does not have (or has deactivated): the token would be

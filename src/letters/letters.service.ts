@@ -32,8 +32,19 @@ export function invalid(errors: FieldError[]) {
 
 /** The DemandMeta part of a demand view (a letter carries no splits). */
 export function demandMeta(demand: DemandView): LetterInput['demand'] {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { splits, demandDate, interestThrough, ...meta } = demand;
+  /* eslint-disable @typescript-eslint/no-unused-vars */
+  const {
+    splits,
+    demandDate,
+    interestThrough,
+    chargeType,
+    tax,
+    grossAmount,
+    invoice,
+    gstCreditTimeBarred,
+    ...meta
+  } = demand;
+  /* eslint-enable @typescript-eslint/no-unused-vars */
   return meta;
 }
 

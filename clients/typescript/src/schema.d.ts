@@ -2153,12 +2153,18 @@ export interface components {
              * @enum {string}
              */
             chargeType: "CONSTRUCTION" | "OTHER_CHARGES" | "INTEREST";
-            /** @description The GST on the demand as invoiced; null when it is untaxed. */
-            tax: components["schemas"]["DemandTaxView"] | null;
+            /**
+             * @description The GST on the demand as invoiced; null when it is untaxed.
+             * @example null
+             */
+            tax: components["schemas"]["DemandTaxView"] | (never | null);
             /** @description What is owed in all: totalAmount + tax.total. */
             grossAmount: components["schemas"]["MoneyView"];
-            /** @description The tax invoice this demand is (GET /demands/{id}/invoice); null when untaxed. */
-            invoice: components["schemas"]["DemandInvoiceRefView"] | null;
+            /**
+             * @description The tax invoice this demand is (GET /demands/{id}/invoice); null when untaxed.
+             * @example null
+             */
+            invoice: components["schemas"]["DemandInvoiceRefView"] | (never | null);
             /**
              * @description True when the demand was cancelled after the window for a GST credit note had closed (section 34): its tax was not credited.
              * @example false

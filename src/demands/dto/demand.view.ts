@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import Decimal from 'decimal.js';
 import { Money, toMoney } from '@/common/money/money';
 import { MoneyView } from '@/common/money/money.view';
@@ -184,6 +184,7 @@ export class DemandSplitView extends DemandSplitMetaView {
 }
 
 /** A demand as returned by POST /demands and GET /demands/{id}: DemandMeta plus its date and splits. */
+@ApiExtraModels(DemandTaxView, DemandInvoiceRefView)
 export class DemandView extends DemandMetaView {
   @ApiProperty({
     description:
@@ -213,8 +214,11 @@ export class DemandView extends DemandMetaView {
 
   @ApiProperty({
     description: 'The GST on the demand as invoiced; null when it is untaxed.',
-    type: DemandTaxView,
-    nullable: true,
+    oneOf: [
+      { $ref: getSchemaPath(DemandTaxView) },
+      { type: 'object', nullable: true, enum: [null], description: 'Untaxed.' },
+    ],
+    example: null,
   })
   tax: DemandTaxView | null;
 
@@ -223,8 +227,11 @@ export class DemandView extends DemandMetaView {
 
   @ApiProperty({
     description: 'The tax invoice this demand is (GET /demands/{id}/invoice); null when untaxed.',
-    type: DemandInvoiceRefView,
-    nullable: true,
+    oneOf: [
+      { $ref: getSchemaPath(DemandInvoiceRefView) },
+      { type: 'object', nullable: true, enum: [null], description: 'Untaxed: no invoice.' },
+    ],
+    example: null,
   })
   invoice: DemandInvoiceRefView | null;
 
