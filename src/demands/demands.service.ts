@@ -42,10 +42,8 @@ import {
   DemandSplitRow,
   INSERT_DEMAND_SPLITS_SQL,
   INSERT_DEMAND_SQL,
-  INSERT_TAX_INVOICE_SQL,
   insertDemandParams,
   insertDemandSplitsParams,
-  insertTaxInvoiceParams,
   SPLITS_OF_DEMAND_SQL,
   SPLITS_OF_DEMANDS_SQL,
   splitsOfDemandParams,
@@ -153,13 +151,24 @@ export class DemandsService {
       parent: booking.booking_number,
     });
     // The invoice is numbered in the demand's transaction: a rolled-back demand uses no number.
-    const invoice =
-      plan.kind === 'TAXED'
-        ? {
-            id: randomUUID(),
-            number: await this.numbering.allocate(tenant, 'tax-invoice', { date }),
-          }
-        : null;
+    let invoice: Parameters<typeof insertDemandParams>[0]['invoice'] = null;
+    if (plan.kind === 'TAXED') {
+      const number = await this.numbering.allocate(tenant, 'tax-invoice', { date });
+      invoice = {
+        id: randomUUID(),
+        number,
+        recipientGstin: booking.buyer_gstin,
+        document: invoiceDocument({
+          number,
+          date: demandDate,
+          settings,
+          booking,
+          demand: { remarks: body.remarks ?? '', milestone: body.milestone ?? null, chargeType },
+          consideration: total.toFixed(2),
+          tax: plan.tax,
+        }),
+      };
+    }
     const [demand] = await em.query<DemandRow[]>(
       INSERT_DEMAND_SQL,
       insertDemandParams({
@@ -203,28 +212,6 @@ export class DemandsService {
         })),
       }),
     );
-    if (invoice !== null && plan.kind === 'TAXED') {
-      await em.query(
-        INSERT_TAX_INVOICE_SQL,
-        insertTaxInvoiceParams({
-          tenantId: tenant.tenantId,
-          id: invoice.id,
-          demandId: demand.id,
-          number: invoice.number,
-          date: demandDate,
-          recipientGstin: booking.buyer_gstin,
-          document: invoiceDocument({
-            number: invoice.number,
-            date: demandDate,
-            settings,
-            booking,
-            demand: { remarks: body.remarks ?? '', milestone: body.milestone ?? null, chargeType },
-            consideration: total.toFixed(2),
-            tax: plan.tax,
-          }),
-        }),
-      );
-    }
     // RETURNING order follows the insert order in practice, but do not rely on it.
     const byNumber = new Map(splits.map((s) => [s.demand_split_number, s]));
     const view = toDemandView(
