@@ -146,20 +146,20 @@ export class DemandsService {
     }
 
     const date = parseLocalDate(demandDate);
-    const demandNumber = await this.numbering.allocate(tenant, 'demand', {
-      date,
-      parent: booking.booking_number,
-    });
-    // The invoice is numbered in the demand's transaction: a rolled-back demand uses no number.
+    // The invoice is numbered with the demand, in its transaction: a rolled-back demand uses no
+    // number of either series.
+    const [demandNumber, invoiceNumber] = await this.numbering.allocateEach(tenant, [
+      { type: 'demand', request: { date, parent: booking.booking_number } },
+      ...(plan.kind === 'TAXED' ? [{ type: 'tax-invoice' as const, request: { date } }] : []),
+    ]);
     let invoice: Parameters<typeof insertDemandParams>[0]['invoice'] = null;
     if (plan.kind === 'TAXED') {
-      const number = await this.numbering.allocate(tenant, 'tax-invoice', { date });
       invoice = {
         id: randomUUID(),
-        number,
+        number: invoiceNumber,
         recipientGstin: booking.buyer_gstin,
         document: invoiceDocument({
-          number,
+          number: invoiceNumber,
           date: demandDate,
           settings,
           booking,

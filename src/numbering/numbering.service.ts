@@ -110,6 +110,28 @@ export class NumberingService {
     return numbers;
   }
 
+  /**
+   * One number of each type asked for, in order, from one read of the settings (a taxed demand
+   * takes its demand number and its invoice number together).
+   */
+  async allocateEach(
+    tenant: TenantContext,
+    requests: readonly { type: DocumentType; request: NumberRequest }[],
+  ): Promise<string[]> {
+    const [settings] = await this.txHost.tx.query<NumberingSettings[]>(
+      NUMBERING_SETTINGS_SQL,
+      numberingSettingsParams({ tenantId: tenant.tenantId }),
+    );
+    const numbers: string[] = [];
+    for (const { type, request } of requests) {
+      const scheme = this.schemeFrom(settings ?? null, type);
+      numbers.push(
+        await this.next(tenant, type, scheme, this.renderContext(tenant, scheme, request)),
+      );
+    }
+    return numbers;
+  }
+
   private async next(
     tenant: TenantContext,
     type: DocumentType,
