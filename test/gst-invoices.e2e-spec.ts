@@ -331,6 +331,33 @@ describe('GST: tax invoices and credit notes', () => {
     });
   });
 
+  describe('letters', () => {
+    it("a taxed demand's letter asks for the gross and names the invoice and its GST", async () => {
+      const key = await gstTenant();
+      const b = await booking(key);
+      const d = await taxed(key, b.id);
+      const json = await get(t, key, `/demands/${d.id}/letter?format=json&asOf=${today}`);
+      expect(json.status).toBe(200);
+      expect(json.body.thisDemand.amount).toBe(1050000);
+      expect(json.body.gst).toEqual({
+        invoiceNumber: d.invoice?.number,
+        tax: expect.objectContaining({ amount: 50000 }),
+      });
+      const pdf = await get(t, key, `/demands/${d.id}/letter?asOf=${today}`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      expect(await pdfText(pdf.body as Buffer)).toContain(`of tax invoice ${d.invoice?.number}`);
+      const plain = (await t.createTenant()).key;
+      const u = (await demand(plain, (await booking(plain)).id)).body as Demand;
+      const untaxed = await get(t, plain, `/demands/${u.id}/letter?format=json&asOf=${today}`);
+      expect(untaxed.body.gst).toBeNull();
+    });
+  });
+
   describe('finding taxed demands', () => {
     it('demand search filters by invoiceNumber, chargeType and grossAmount', async () => {
       const key = await gstTenant();

@@ -46,6 +46,8 @@ export interface LetterDocumentInput {
   totalPayable: LetterAmount;
   payTo: { name: string; accountNumber: string; ifsc: string | null } | null;
   tdsNote: string | null;
+  /** "Includes GST ₹50,000.00 of tax invoice INV/26-27/00001." for a taxed demand; else null. */
+  gstNote?: string | null;
   /** The document's date (its metadata), so renders are byte-identical. */
   date: Date;
 }
@@ -229,6 +231,14 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
       .fillColor('black')
       .text(value, left + 120, y, { width: width - 120 });
     y = Math.max(doc.y, y + 12) + 4;
+  }
+  if (input.gstNote) {
+    doc
+      .font('regular')
+      .fontSize(9)
+      .fillColor('black')
+      .text(input.gstNote, left, y + 6, { width });
+    y = doc.y;
   }
   if (input.tdsNote !== null) {
     doc

@@ -42,6 +42,8 @@ export interface LetterInput {
   /** Interest due at asOf: of the payer, or of the booking when payer is null. */
   interestDue: Decimal;
   payTo: { name: string; accountNumber: string; ifsc: string | null } | null;
+  /** A taxed demand's invoice and its GST (two-decimal text); null when untaxed. */
+  gst?: { invoiceNumber: string; tax: string } | null;
 }
 
 /** The letter's figures, in decimals. */
@@ -135,5 +137,16 @@ export function letterView(
     overdueSince: overdueSince(input.demand.dueDate, input.asOf),
     payTo: input.payTo,
     tdsNote: tds ? TDS_NOTE : null,
+    gst: input.gst ? { invoiceNumber: input.gst.invoiceNumber, tax: money(input.gst.tax) } : null,
   };
+}
+
+/** The GST a letter shows: the demand's tax invoice and its tax, from the demand's record. */
+export function letterGst(demand: {
+  invoice_number: string | null;
+  tax: { total: string } | null;
+}): { invoiceNumber: string; tax: string } | null {
+  return demand.invoice_number !== null && demand.tax !== null
+    ? { invoiceNumber: demand.invoice_number, tax: demand.tax.total }
+    : null;
 }

@@ -16,7 +16,7 @@ import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { MoneyView } from '@/common/money/money.view';
-import { LetterPayerView, LetterPayToView, LetterView } from './dto/letter.view';
+import { LetterPayerView, LetterGstView, LetterPayToView, LetterView } from './dto/letter.view';
 import {
   LETTER_DEMAND_CANCELLED,
   LETTER_NOTHING_PAYABLE,
@@ -27,7 +27,7 @@ import { LettersService } from './letters.service';
 import { VALIDATION_FAILED } from '@/http/errors/validation';
 
 @ApiTags('letters')
-@ApiExtraModels(LetterView, LetterPayerView, LetterPayToView, MoneyView)
+@ApiExtraModels(LetterView, LetterPayerView, LetterPayToView, LetterGstView, MoneyView)
 @Controller('demands')
 export class LettersController {
   constructor(private readonly letters: LettersService) {}

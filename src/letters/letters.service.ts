@@ -17,7 +17,7 @@ import { splitsOwingOn } from '@/ledger/as-of';
 import { LedgerService } from '@/ledger/ledger.service';
 import { paiseText } from '@/common/money/paise';
 import { LetterView } from './dto/letter.view';
-import { LetterInput, payableLetter } from './letter';
+import { LetterInput, letterGst, payableLetter } from './letter';
 import {
   LETTER_DEMAND_CANCELLED,
   LETTER_NOTHING_PAYABLE,
@@ -106,6 +106,10 @@ export class LettersService {
           outstanding: paiseText(o.outstanding),
         })),
         interestDue: payerFigures(interest, payer?.payerId).due,
+        gst: letterGst({
+          invoice_number: demand.invoice?.number ?? null,
+          tax: records.demands.find((d) => d.id === demand.id)?.tax ?? null,
+        }),
         payTo: account && {
           name: account.name,
           accountNumber: account.account_number,
@@ -160,6 +164,9 @@ export class LettersService {
       totalPayable: amount(view.totalPayable),
       payTo: view.payTo,
       tdsNote: view.tdsNote,
+      gstNote:
+        view.gst &&
+        `Includes GST ${view.gst.tax.currencySymbol}${view.gst.tax.formatted} of tax invoice ${view.gst.invoiceNumber}.`,
       date: new Date(`${view.letterDate}T00:00:00Z`),
     });
   }

@@ -30,7 +30,7 @@ import {
   ReminderPolicyView,
   ReminderRunView,
 } from './dto/reminders.view';
-import { letterView } from './letter';
+import { letterGst, letterView } from './letter';
 import { invalid, LettersService } from './letters.service';
 import { REMINDER_POLICY_CHANGED } from './letters.errors';
 import { parseDate } from './letters-query';
@@ -269,6 +269,7 @@ export class RemindersService {
     );
     const money = (v: string | Decimal) => toMoney(v, tenant.currency, tenant.locale);
     const meta = new Map(demands.map((d) => [d.id, toDemandMetaView(d, money)]));
+    const gst = new Map(demands.map((d) => [d.id, letterGst(d)]));
     const account = await this.bank.collectionAccount(tenant);
     const payTo = account && {
       name: account.name,
@@ -296,6 +297,7 @@ export class RemindersService {
           },
           payer: { payerId: r.payer_id, payerType: r.payer_type },
           payTo,
+          gst: gst.get(r.demand_id) ?? null,
         },
         {
           thisDemand,

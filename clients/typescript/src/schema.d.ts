@@ -4661,6 +4661,11 @@ export interface components {
              * @example Deduct TDS at 1 % u/s 194-IA on this payment and share Form 16B.
              */
             tdsNote: string | null;
+            /**
+             * @description A taxed demand's tax invoice and the GST it includes (the demand's whole invoice: the figures above are gross, tax included); null when the demand is untaxed.
+             * @example null
+             */
+            gst: components["schemas"]["LetterGstView"] | (never | null);
         };
         LetterPayerView: {
             /**
@@ -4697,6 +4702,15 @@ export interface components {
              * @example HDFC0001234
              */
             ifsc: string | null;
+        };
+        LetterGstView: {
+            /**
+             * @description The tax invoice the demand is.
+             * @example INV/26-27/00001
+             */
+            invoiceNumber: string;
+            /** @description The GST of that invoice (CGST + SGST). */
+            tax: components["schemas"]["MoneyView"];
         };
         ReminderStepView: {
             /**

@@ -91,6 +91,15 @@ export class LetterPayToView {
   ifsc: string | null;
 }
 
+/** The GST line of a letter. */
+export class LetterGstView {
+  @ApiProperty({ description: 'The tax invoice the demand is.', example: 'INV/26-27/00001' })
+  invoiceNumber: string;
+
+  @ApiProperty({ description: 'The GST of that invoice (CGST + SGST).', type: MoneyView })
+  tax: MoneyView;
+}
+
 /** GET /demands/{id}/letter?format=json (docs/letters.md). */
 export class LetterView {
   @ApiProperty({ type: LetterTenantView, description: 'Who sends the letter.' })
@@ -174,4 +183,12 @@ export class LetterView {
     example: 'Deduct TDS at 1 % u/s 194-IA on this payment and share Form 16B.',
   })
   tdsNote: string | null;
+
+  @ApiProperty({
+    description:
+      "A taxed demand's tax invoice and the GST it includes (the demand's whole invoice: the figures above are gross, tax included); null when the demand is untaxed.",
+    ...orNull(() => LetterGstView, 'Untaxed: no GST.'),
+    example: null,
+  })
+  gst: LetterGstView | null;
 }
