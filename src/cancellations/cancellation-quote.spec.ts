@@ -4,7 +4,6 @@ import {
   capHundredths,
   QuoteDemand,
   quoteCancellation,
-  shareByLargestRemainder,
 } from './cancellation-quote';
 
 const rupees = (r: number) => BigInt(Math.round(r * 100));
@@ -159,12 +158,5 @@ describe('capHundredths', () => {
       ],
     };
     expect([capHundredths(bands, 89), capHundredths(bands, 90)]).toEqual([0n, 550n]);
-  });
-});
-
-describe('shareByLargestRemainder', () => {
-  it('gives the leftover paise to the largest remainders, ties in order', () => {
-    expect(shareByLargestRemainder(100n, [1n, 1n, 1n])).toEqual([34n, 33n, 33n]);
-    expect(shareByLargestRemainder(0n, [0n, 0n])).toEqual([0n, 0n]);
   });
 });

@@ -1,4 +1,6 @@
-import { paiseText } from '@/common/money/paise';
+import { divideHalfUp, paiseText } from '@/common/money/paise';
+import { percentBp, shareTax, taxOn } from '@/gst/gst-tax';
+import { dayNumber, dayText } from '@/interest/interest-rule';
 
 /**
  * What cancelling a paid-for booking keeps, credits and refunds (the figures of a cancellation
@@ -86,29 +88,14 @@ export interface CancellationQuote {
   byPayer: { payerId: string; payerType: string; paid: bigint; refund: bigint }[];
 }
 
-const DAY_MS = 86_400_000;
-const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-const dayText = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
-
-/** Half-up division of non-negative bigints. */
-function roundDiv(n: bigint, d: bigint): bigint {
-  return (2n * n + d) / (2n * d);
-}
-
-/** `3.75` -> 375 (hundredths of a percent). */
-function hundredths(percent: string): bigint {
-  const [whole, frac = ''] = percent.split('.');
-  return BigInt(whole) * 100n + BigInt((frac + '00').slice(0, 2));
-}
-
 /** The percent the policy keeps after `days` days, as hundredths of a percent. */
 export function capHundredths(policy: CancellationPolicy, days: number): bigint {
   if (policy.rule === 'MAHARERA_2022') {
     return days <= 15 ? 0n : days <= 30 ? 100n : days <= 60 ? 150n : 200n;
   }
-  if (policy.rule === 'PERCENT_OF_VALUE') return hundredths(policy.percent);
+  if (policy.rule === 'PERCENT_OF_VALUE') return percentBp(policy.percent);
   const band = [...policy.bands].reverse().find((b) => b.fromDay <= days);
-  return band ? hundredths(band.percent) : 0n;
+  return band ? percentBp(band.percent) : 0n;
 }
 
 /** The tax of `amount` of a demand under its own rates and land rule (a retained part). */
@@ -117,29 +104,12 @@ function taxOf(
   amount: bigint,
 ): { taxable: bigint; cgst: bigint; sgst: bigint } {
   if (demand.tax === null) return { taxable: 0n, cgst: 0n, sgst: 0n };
-  const land = demand.tax.landDeduction > 0n ? roundDiv(amount, 3n) : 0n;
-  const taxable = amount - land;
-  return {
-    taxable,
-    cgst: roundDiv(taxable * hundredths(demand.tax.cgstRate), 10_000n),
-    sgst: roundDiv(taxable * hundredths(demand.tax.sgstRate), 10_000n),
-  };
-}
-
-/** Shares `total` in proportion to `weights`, paise by largest remainder (ties: given order). */
-export function shareByLargestRemainder(total: bigint, weights: readonly bigint[]): bigint[] {
-  const sum = weights.reduce((a, w) => a + w, 0n);
-  if (sum === 0n) return weights.map(() => 0n);
-  const shares = weights.map((w) => (total * w) / sum);
-  const remainders = weights.map((w, i) => ({ i, r: (total * w) % sum }));
-  let left = total - shares.reduce((a, s) => a + s, 0n);
-  remainders.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
-  for (const { i } of remainders) {
-    if (left <= 0n) break;
-    shares[i] += 1n;
-    left -= 1n;
-  }
-  return shares;
+  const { taxableValue, cgst, sgst } = taxOn(amount, {
+    cgstBp: percentBp(demand.tax.cgstRate),
+    sgstBp: percentBp(demand.tax.sgstRate),
+    landThird: demand.tax.landDeduction > 0n,
+  });
+  return { taxable: taxableValue, cgst, sgst };
 }
 
 export function quoteCancellation(input: {
@@ -153,12 +123,13 @@ export function quoteCancellation(input: {
 }): CancellationQuote {
   const days = Math.max(0, dayNumber(input.requestedOn) - dayNumber(input.allotmentDate));
   const capBp = capHundredths(input.policy, days);
-  const cap = input.agreementValue === null ? 0n : roundDiv(input.agreementValue * capBp, 10_000n);
+  const cap =
+    input.agreementValue === null ? 0n : divideHalfUp(input.agreementValue * capBp, 10_000n);
   const rows = input.demands.map((d) => {
     const tax = d.tax === null ? 0n : d.tax.cgst + d.tax.sgst;
     const gross = d.consideration + tax;
     const paid = d.paidBy.reduce((a, p) => a + p.paid, 0n);
-    const paidTax = gross === 0n ? 0n : roundDiv(paid * tax, gross);
+    const paidTax = gross === 0n ? 0n : divideHalfUp(paid * tax, gross);
     return { d, tax, gross, paid, paidTax, paidConsideration: paid - paidTax, retained: 0n };
   });
   const buyer = input.initiatedBy === 'BUYER';
@@ -232,7 +203,8 @@ export function quoteCancellation(input: {
     }
   }
   const byPayerList = [...payers.values()];
-  const shares = shareByLargestRemainder(
+  // The refund shared as a demand's tax is over its splits: by largest remainder.
+  const shares = shareTax(
     refund,
     byPayerList.map((p) => p.paid),
   );

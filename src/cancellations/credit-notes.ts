@@ -1,5 +1,5 @@
 import { paiseText, toPaise } from '@/common/money/paise';
-import type { TaxInvoiceDocument } from '@/demands/demands.sql';
+import type { CreditNoteDocumentRecord, TaxInvoiceDocument } from '@/demands/demands.sql';
 
 /** A cancelled demand's tax invoice as issued. */
 export interface CreditedInvoice {
@@ -7,34 +7,12 @@ export interface CreditedInvoice {
   document: TaxInvoiceDocument;
 }
 
-/** A credit note to issue: what it credits, before it is numbered. */
-export interface PlannedCreditNote {
+/** A credit note to issue: what it credits, before it is numbered, dated and given a reason. */
+export type PlannedCreditNote = Omit<CreditNoteDocumentRecord, 'number' | 'date' | 'reason'> & {
   /** `2026-27`: the financial year (April to March) of the invoices it credits. */
   financialYear: string;
   demandIds: string[];
-  supplier: TaxInvoiceDocument['supplier'];
-  recipient: TaxInvoiceDocument['recipient'];
-  invoices: { number: string; date: string }[];
-  lines: {
-    invoice: string;
-    description: string;
-    sac: string;
-    consideration: string;
-    taxableValue: string;
-    cgstRate: string;
-    cgst: string;
-    sgstRate: string;
-    sgst: string;
-  }[];
-  totals: {
-    consideration: string;
-    taxableValue: string;
-    cgst: string;
-    sgst: string;
-    tax: string;
-    value: string;
-  };
-}
+};
 
 /** The April-to-March financial year of a date: `2026-27`. */
 export function financialYearOf(date: string): string {

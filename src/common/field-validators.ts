@@ -25,7 +25,7 @@ export function moneyAmountProblem(value: unknown, requirePositive = true): stri
 }
 
 /** The exact decimal of a JSON number already checked by `@IsMoneyAmount()`. */
-export function decimalFromJson(value: number): Decimal {
+export function decimalFromJson(value: number | string): Decimal {
   return new Decimal(String(value));
 }
 

@@ -58,6 +58,15 @@ import { planDemandTax } from './demand-tax';
 import { invoiceDocument } from './tax-invoice-document';
 import { DemandView, toDemandView } from './dto/demand.view';
 
+/**
+ * A demand to raise: POST /demands' body, or what another feature raises (interest, a bounce's
+ * charges), which passes its money as decimal text rather than a JSON number.
+ */
+export type DemandInput = Omit<CreateDemandRequest, 'totalAmount' | 'splits'> & {
+  totalAmount: number | string;
+  splits: (Omit<CreateDemandRequest['splits'][number], 'amount'> & { amount: number | string })[];
+};
+
 /** Demands and their splits, always through the request's transaction and by tenant. */
 @Injectable()
 export class DemandsService {
@@ -76,7 +85,7 @@ export class DemandsService {
    */
   async create(
     tenant: TenantContext,
-    body: CreateDemandRequest,
+    body: DemandInput,
     options: { interestThrough?: string; dueBeforeDemandDate?: boolean; untaxed?: boolean } = {},
   ): Promise<DemandView> {
     const chargeType = chargeTypeOf(body);
@@ -300,7 +309,7 @@ export class DemandsService {
 }
 
 /** The charge type a request asks for: INTEREST always and only for an INTEREST demand. */
-function chargeTypeOf(body: CreateDemandRequest): ChargeType {
+function chargeTypeOf(body: DemandInput): ChargeType {
   const interest = body.demandType === 'INTEREST';
   const chargeType = body.chargeType ?? (interest ? 'INTEREST' : 'CONSTRUCTION');
   if ((chargeType === 'INTEREST') !== interest) {

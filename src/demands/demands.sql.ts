@@ -274,39 +274,26 @@ export const splitsOfDemandsParams = (p: { tenantId: string; demandIds: string[]
   p.demandIds,
 ];
 
+/** A credit note as frozen when issued (money as two-decimal text). */
+export interface CreditNoteDocumentRecord {
+  number: string;
+  date: string;
+  reason: string;
+  /** Copied from the invoices it credits. */
+  supplier: TaxInvoiceDocument['supplier'];
+  recipient: TaxInvoiceDocument['recipient'];
+  invoices: { number: string; date: string }[];
+  lines: (Omit<TaxInvoiceDocument['lines'][number], 'landDeduction'> & { invoice: string })[];
+  totals: Omit<TaxInvoiceDocument['totals'], 'grossAmount'> & { value: string };
+}
+
 /** A credit note as issued. */
 export interface CreditNoteRow {
   id: string;
   booking_id: string;
   number: string;
   note_date: string;
-  document: {
-    number: string;
-    date: string;
-    reason: string;
-    supplier: TaxInvoiceDocument['supplier'];
-    recipient: TaxInvoiceDocument['recipient'];
-    invoices: { number: string; date: string }[];
-    lines: {
-      invoice: string;
-      description: string;
-      sac: string;
-      consideration: string;
-      taxableValue: string;
-      cgstRate: string;
-      cgst: string;
-      sgstRate: string;
-      sgst: string;
-    }[];
-    totals: {
-      consideration: string;
-      taxableValue: string;
-      cgst: string;
-      sgst: string;
-      tax: string;
-      value: string;
-    };
-  };
+  document: CreditNoteDocumentRecord;
 }
 
 const CREDIT_NOTE_COLUMNS = `id, booking_id, number, note_date::text AS note_date, document`;

@@ -1,5 +1,8 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { validationFailed } from '@/http/errors/validation';
+import { FieldError } from '@/common/app-error';
+import { isLocalDateString } from '@/common/field-validators';
+import { integerQueryParam, refuseInvalidQuery } from '@/http/cursor-query';
+import { currencySymbol } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { DemandsService } from '@/demands/demands.service';
 import type { CreditNoteRow } from '@/demands/demands.sql';
@@ -51,7 +54,7 @@ export class GstDocumentsService {
     if (format === 'json') return toInvoiceView(document, demand, tenant.currency, tenant.locale);
     const pdf = await renderInvoicePdf(document, {
       locale: tenant.locale,
-      currencySymbol: demand.totalAmount.currencySymbol,
+      currencySymbol: currencySymbol(tenant.currency, tenant.locale),
       currency: tenant.currency,
     });
     return pdfFile(pdf, `invoice-${invoice.number}`);
@@ -67,7 +70,7 @@ export class GstDocumentsService {
     if (format === 'json') return toCreditNoteView(document, tenant.currency, tenant.locale);
     const pdf = await renderCreditNotePdf(document, {
       locale: tenant.locale,
-      currencySymbol: tenant.currency === 'INR' ? '₹' : tenant.currency,
+      currencySymbol: currencySymbol(tenant.currency, tenant.locale),
       currency: tenant.currency,
     });
     return pdfFile(pdf, `credit-note-${row.number}`);
@@ -89,7 +92,6 @@ export class GstDocumentsService {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** GET /credit-notes' query: a booking, a date range, a page (size 1..500, default 20). */
 export function parseCreditNoteQuery(raw: {
@@ -99,36 +101,20 @@ export function parseCreditNoteQuery(raw: {
   page?: string;
   size?: string;
 }): { booking?: string; from?: string; to?: string; page: number; size: number } {
-  const errors: { field: string; message: string }[] = [];
+  const errors: FieldError[] = [];
   if (raw.booking !== undefined && !UUID.test(raw.booking)) {
-    errors.push({ field: 'booking', message: 'booking must be a UUID' });
+    errors.push({ field: 'booking', message: 'must be a UUID' });
   }
   for (const field of ['from', 'to'] as const) {
-    const v = raw[field];
-    if (v !== undefined && (!DATE.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))) {
-      errors.push({ field, message: `${field} must be a date as YYYY-MM-DD` });
+    if (raw[field] !== undefined && !isLocalDateString(raw[field])) {
+      errors.push({ field, message: 'must be a real calendar date as YYYY-MM-DD' });
     }
   }
   if (raw.from && raw.to && raw.from > raw.to && errors.length === 0) {
-    errors.push({ field: 'from', message: 'from must not be after to' });
+    errors.push({ field: 'from', message: 'must not be after to' });
   }
-  const int = (
-    field: 'page' | 'size',
-    v: string | undefined,
-    def: number,
-    min: number,
-    max: number,
-  ) => {
-    if (v === undefined) return def;
-    const n = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (!(n >= min && n <= max)) {
-      errors.push({ field, message: `${field} must be an integer from ${min} to ${max}` });
-      return def;
-    }
-    return n;
-  };
-  const page = int('page', raw.page, 0, 0, 1_000_000);
-  const size = int('size', raw.size, 20, 1, 500);
-  if (errors.length > 0) throw validationFailed(errors);
+  const page = integerQueryParam('page', raw.page, 0, 0, 1_000_000, errors);
+  const size = integerQueryParam('size', raw.size, 20, 1, 500, errors);
+  refuseInvalidQuery(errors);
   return { booking: raw.booking?.toLowerCase(), from: raw.from, to: raw.to, page, size };
 }

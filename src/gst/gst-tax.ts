@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { divideHalfUp, paiseText, toPaise } from '@/common/money/paise';
 
 /**
  * The GST rule of a developer's demands (docs/gst.md), pure: no database, no clock.
@@ -139,15 +140,28 @@ export function taxTreatment(
   return { rateBp: CONSTRUCTION_RATE_BP[cls], landThird: true, sac: CONSTRUCTION_SAC };
 }
 
-/** n / d rounded half-up, for n >= 0 and d > 0. */
-function roundDiv(n: bigint, d: bigint): bigint {
-  return (2n * n + d) / (2n * d);
-}
+/** 375n -> `3.75` (hundredths of a percent print as paise do). */
+const percentText = paiseText;
 
-/** 375n -> `3.75`. */
-function percentText(bp: bigint): string {
-  const digits = bp.toString().padStart(3, '0');
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+/** `3.75` -> 375n. */
+export const percentBp = toPaise;
+
+/**
+ * The heads of `amount` taxed at the given rates (basis points), a third deducted for land or
+ * not: a demand's tax, and the tax of the part of one a cancellation keeps.
+ */
+export function taxOn(
+  amount: bigint,
+  rates: { cgstBp: bigint; sgstBp: bigint; landThird: boolean },
+): { landDeduction: bigint; taxableValue: bigint; cgst: bigint; sgst: bigint } {
+  const landDeduction = rates.landThird ? divideHalfUp(amount, 3n) : 0n;
+  const taxableValue = amount - landDeduction;
+  return {
+    landDeduction,
+    taxableValue,
+    cgst: divideHalfUp(taxableValue * rates.cgstBp, 10_000n),
+    sgst: divideHalfUp(taxableValue * rates.sgstBp, 10_000n),
+  };
 }
 
 /** The tax of a demand of consideration C, or null when the table leaves it untaxed. */
@@ -163,11 +177,12 @@ export function demandTax(input: DemandTaxInput): DemandTax | null {
     input.otherChargesSac,
   );
   if (!treatment) return null;
-  const landDeduction = treatment.landThird ? roundDiv(c, 3n) : 0n;
-  const taxableValue = c - landDeduction;
   // Same rate for both heads today; each is still rounded on its own.
-  const cgst = roundDiv(taxableValue * treatment.rateBp, 10_000n);
-  const sgst = roundDiv(taxableValue * treatment.rateBp, 10_000n);
+  const { landDeduction, taxableValue, cgst, sgst } = taxOn(c, {
+    cgstBp: treatment.rateBp,
+    sgstBp: treatment.rateBp,
+    landThird: treatment.landThird,
+  });
   const total = cgst + sgst;
   return {
     landDeduction,

@@ -10,6 +10,26 @@ export interface CursorLimits {
 }
 
 /**
+ * An integer query parameter from `min` to `max` (`fallback` when absent); a bad value is added to
+ * `errors` naming the parameter, and answers `fallback`.
+ */
+export function integerQueryParam(
+  name: string,
+  raw: unknown,
+  fallback: number,
+  min: number,
+  max: number,
+  errors: FieldError[],
+): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || +raw < min || +raw > max) {
+    errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/**
  * `after` (a sequence or id, default 0) and `limit` of a cursor-paged feed (GET /events, GET
  * /webhooks/{id}/deliveries). Bad values are added to `errors` naming the parameter; the caller
  * adds its own parameters' errors and then calls `refuseInvalidQuery`.
@@ -19,17 +39,9 @@ export function parseCursorQuery(
   limits: CursorLimits,
   errors: FieldError[],
 ): { after: number; limit: number } {
-  const integer = (name: string, raw: unknown, fallback: number, min: number, max: number) => {
-    if (raw === undefined) return fallback;
-    if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || +raw < min || +raw > max) {
-      errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
-      return fallback;
-    }
-    return Number(raw);
-  };
   return {
-    after: integer('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER),
-    limit: integer('limit', query.limit, limits.defaultLimit, 1, limits.maxLimit),
+    after: integerQueryParam('after', query.after, 0, 0, Number.MAX_SAFE_INTEGER, errors),
+    limit: integerQueryParam('limit', query.limit, limits.defaultLimit, 1, limits.maxLimit, errors),
   };
 }
 

@@ -10,8 +10,7 @@ import { Money, toMoney } from '@/common/money/money';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BOOKING_CANCELLED } from '@/demands/demands.errors';
-import { DemandsService } from '@/demands/demands.service';
-import { CreateDemandRequest } from '@/demands/dto/create-demand.request';
+import { DemandInput, DemandsService } from '@/demands/demands.service';
 import { DemandView } from '@/demands/dto/demand.view';
 import { OutboxService } from '@/platform/outbox/outbox.service';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
@@ -262,20 +261,18 @@ export class InterestService {
       );
     }
     if (plan.kind === 'NOTHING_DUE') throw NO_INTEREST_DUE.error(body.asOf);
-    const request: CreateDemandRequest = {
+    const request: DemandInput = {
       booking: bookingId,
       milestone: null,
       demandType: 'INTEREST',
-      // The demand's request carries JSON numbers: two decimals and at most 15 significant
-      // digits print back exactly.
-      totalAmount: Number(plan.total),
+      totalAmount: plan.total,
       dueDate: body.dueDate,
       demandDate: now,
       remarks: `Interest on late payment, ${plan.from} to ${body.asOf}`,
       splits: plan.splits.map((p) => ({
-        payerType: p.payerType as CreateDemandRequest['splits'][number]['payerType'],
+        payerType: p.payerType as DemandInput['splits'][number]['payerType'],
         payerId: p.payerId,
-        amount: Number(p.amount),
+        amount: p.amount,
       })),
     };
     return this.demands.create(tenant, request, { interestThrough: body.asOf });

@@ -153,20 +153,6 @@ export function splitBalances(
   );
 }
 
-/** What the splits owe in all, and the part due before asOf (overdue), in paise. */
-export function owedTotals(
-  splits: readonly SplitStanding[],
-  asOf: string,
-): { outstanding: bigint; overdue: bigint } {
-  let outstanding = 0n;
-  let overdue = 0n;
-  for (const s of splits) {
-    outstanding += s.outstanding;
-    if (s.demand.dueDate < asOf) overdue += s.outstanding;
-  }
-  return { outstanding, overdue };
-}
-
 /**
  * The records as a statement of account reads them (booking-ledger.ts): each demand with its
  * amount (the sum of its splits, or of the payer's; a demand with none of the payer's splits is

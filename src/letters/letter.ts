@@ -85,11 +85,6 @@ export function nothingPayable(f: LetterFigures): boolean {
   return f.totalPayable.lte(0);
 }
 
-/** The letter as the API (and the reminder.due event) shows it. */
-export function composeLetter(input: LetterInput, tenant: TenantContext): LetterView {
-  return letterView(input, letterFigures(input), tenant);
-}
-
 /** The letter, or null when it would ask for nothing (a total payable of 0). */
 export function payableLetter(input: LetterInput, tenant: TenantContext): LetterView | null {
   const f = letterFigures(input);

@@ -1,3 +1,4 @@
+import { integerQueryParam } from '@/http/cursor-query';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@/platform/clock/clock';
 import { etagOf, ifMatchAllows, WithEtag } from '@/http/etag';
@@ -85,21 +86,6 @@ function toPolicyView(row: { enabled: boolean; steps: StepValue[] } | undefined)
   };
 }
 
-function pageNumber(
-  name: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  errors: FieldError[],
-): number {
-  if (value === undefined) return fallback;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-  errors.push({ field: name, message: `must be an integer from ${min} to ${max}` });
-  return fallback;
-}
-
 /**
  * Reminders (docs/letters.md): the tenant's policy, the due list and runs. One
  * statement finds the due reminders of the whole tenant (letters.sql.ts DUE_CTES, over the
@@ -178,8 +164,15 @@ export class RemindersService {
   ): Promise<DueRemindersPage> {
     const errors: FieldError[] = [];
     const asOf = parseDate('asOf', raw.asOf, errors) ?? this.clock.today(tenant);
-    const page = pageNumber('page', raw.page, 0, 0, 1_000_000, errors);
-    const size = pageNumber('size', raw.size, DUE_PAGE.defaultSize, 1, DUE_PAGE.maxSize, errors);
+    const page = integerQueryParam('page', raw.page, 0, 0, 1_000_000, errors);
+    const size = integerQueryParam(
+      'size',
+      raw.size,
+      DUE_PAGE.defaultSize,
+      1,
+      DUE_PAGE.maxSize,
+      errors,
+    );
     if (errors.length > 0) throw invalid(errors);
     const rows = await this.txHost.tx.query<(DueReminderRow & { total: number })[]>(
       DUE_PAGE_SQL,

@@ -240,7 +240,7 @@ export class ReceiptWritesService {
               demandType: 'MANUAL',
               // A penalty for a dishonoured cheque is no consideration: never taxed.
               chargeType: 'OTHER_CHARGES',
-              totalAmount: charges.toNumber(),
+              totalAmount: charges.toFixed(2),
               dueDate: bouncedOn,
               remarks:
                 `Charges for bounced receipt ${receipt.receipt_number}: ${body.reason}`.slice(
@@ -251,7 +251,7 @@ export class ReceiptWritesService {
                 {
                   payerType: receipt.payer.type,
                   payerId: receipt.payer.id,
-                  amount: charges.toNumber(),
+                  amount: charges.toFixed(2),
                 },
               ],
             },

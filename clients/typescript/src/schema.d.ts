@@ -2940,17 +2940,12 @@ export interface components {
         };
         InvoiceLineView: {
             /**
-             * @description What is supplied: the milestone or remarks, and the land deduction.
-             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
-             */
-            description: string;
-            /**
              * @description Services accounting code.
              * @example 995411
              */
             sac: string;
             /**
-             * @description The demand's totalAmount.
+             * @description The consideration (the demand's totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -2960,17 +2955,7 @@ export interface components {
              */
             consideration: components["schemas"]["MoneyView"];
             /**
-             * @description One third of the consideration for construction, else 0.00.
-             * @example {
-             *       "amount": 333333.33,
-             *       "currency": "INR",
-             *       "currencySymbol": "₹",
-             *       "formatted": "3,33,333.33"
-             *     }
-             */
-            landDeduction: components["schemas"]["MoneyView"];
-            /**
-             * @description consideration - landDeduction.
+             * @description The consideration less the land deduction.
              * @example {
              *       "amount": 666666.67,
              *       "currency": "INR",
@@ -3009,10 +2994,25 @@ export interface components {
              *     }
              */
             sgst: components["schemas"]["MoneyView"];
+            /**
+             * @description What is supplied: the milestone or remarks, and the land deduction.
+             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
+             */
+            description: string;
+            /**
+             * @description One third of the consideration for construction, else 0.00.
+             * @example {
+             *       "amount": 333333.33,
+             *       "currency": "INR",
+             *       "currencySymbol": "₹",
+             *       "formatted": "3,33,333.33"
+             *     }
+             */
+            landDeduction: components["schemas"]["MoneyView"];
         };
         InvoiceTotalsView: {
             /**
-             * @description The consideration (the demand's totalAmount).
+             * @description The consideration (the demands' totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -3032,7 +3032,7 @@ export interface components {
              */
             taxableValue: components["schemas"]["MoneyView"];
             /**
-             * @description CGST on the taxable value, half-up to the paisa.
+             * @description CGST, the sum of the lines.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3042,7 +3042,7 @@ export interface components {
              */
             cgst: components["schemas"]["MoneyView"];
             /**
-             * @description SGST on the taxable value, half-up to the paisa.
+             * @description SGST, the sum of the lines.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3123,16 +3123,6 @@ export interface components {
         };
         CreditNoteLineView: {
             /**
-             * @description The number of the invoice this line credits.
-             * @example INV/26-27/00001
-             */
-            invoice: string;
-            /**
-             * @description The invoice line's description.
-             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
-             */
-            description: string;
-            /**
              * @description Services accounting code.
              * @example 995411
              */
@@ -3187,10 +3177,20 @@ export interface components {
              *     }
              */
             sgst: components["schemas"]["MoneyView"];
+            /**
+             * @description The number of the invoice this line credits.
+             * @example INV/26-27/00001
+             */
+            invoice: string;
+            /**
+             * @description The invoice line's description.
+             * @example Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted
+             */
+            description: string;
         };
         CreditNoteTotalsView: {
             /**
-             * @description The consideration (the demand's totalAmount).
+             * @description The consideration (the demands' totalAmount).
              * @example {
              *       "amount": 1000000,
              *       "currency": "INR",
@@ -3210,7 +3210,7 @@ export interface components {
              */
             taxableValue: components["schemas"]["MoneyView"];
             /**
-             * @description CGST on the taxable value, half-up to the paisa.
+             * @description CGST, the sum of the lines.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",
@@ -3220,7 +3220,7 @@ export interface components {
              */
             cgst: components["schemas"]["MoneyView"];
             /**
-             * @description SGST on the taxable value, half-up to the paisa.
+             * @description SGST, the sum of the lines.
              * @example {
              *       "amount": 25000,
              *       "currency": "INR",

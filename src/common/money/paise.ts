@@ -20,3 +20,8 @@ export function paiseText(paise: bigint): string {
   const digits = (negative ? -paise : paise).toString().padStart(3, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
+
+/** n / d rounded half-up (to the paisa when n is paise times a rate), for n >= 0 and d > 0. */
+export function divideHalfUp(n: bigint, d: bigint): bigint {
+  return (2n * n + d) / (2n * d);
+}

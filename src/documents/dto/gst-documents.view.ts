@@ -82,30 +82,19 @@ export class PlaceOfSupplyView {
   stateName: string;
 }
 
-export class InvoiceLineView {
-  @ApiProperty({
-    description: 'What is supplied: the milestone or remarks, and the land deduction.',
-    example:
-      'Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted',
-  })
-  description: string;
+/** What every line of a GST document states: the code, the amounts and each head with its rate. */
+export class GstLineHeadsView {
   @ApiProperty({ description: 'Services accounting code.', example: '995411' })
   sac: string;
   @ApiProperty({
     type: MoneyView,
-    description: "The demand's totalAmount.",
+    description: "The consideration (the demand's totalAmount).",
     example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
   })
   consideration: MoneyView;
   @ApiProperty({
     type: MoneyView,
-    description: 'One third of the consideration for construction, else 0.00.',
-    example: MONEY_EXAMPLE(333333.33, '3,33,333.33'),
-  })
-  landDeduction: MoneyView;
-  @ApiProperty({
-    type: MoneyView,
-    description: 'consideration - landDeduction.',
+    description: 'The consideration less the land deduction.',
     example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
   })
   taxableValue: MoneyView;
@@ -127,9 +116,10 @@ export class InvoiceLineView {
   sgst: MoneyView;
 }
 
-export class InvoiceTotalsView {
+/** The sums of a GST document's lines. */
+export class GstTotalsView {
   @ApiProperty({
-    description: "The consideration (the demand's totalAmount).",
+    description: "The consideration (the demands' totalAmount).",
     type: MoneyView,
     example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
   })
@@ -141,13 +131,13 @@ export class InvoiceTotalsView {
   })
   taxableValue: MoneyView;
   @ApiProperty({
-    description: 'CGST on the taxable value, half-up to the paisa.',
+    description: 'CGST, the sum of the lines.',
     type: MoneyView,
     example: MONEY_EXAMPLE(25000, '25,000.00'),
   })
   cgst: MoneyView;
   @ApiProperty({
-    description: 'SGST on the taxable value, half-up to the paisa.',
+    description: 'SGST, the sum of the lines.',
     type: MoneyView,
     example: MONEY_EXAMPLE(25000, '25,000.00'),
   })
@@ -158,6 +148,24 @@ export class InvoiceTotalsView {
     example: MONEY_EXAMPLE(50000, '50,000.00'),
   })
   tax: MoneyView;
+}
+
+export class InvoiceLineView extends GstLineHeadsView {
+  @ApiProperty({
+    description: 'What is supplied: the milestone or remarks, and the land deduction.',
+    example:
+      'Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted',
+  })
+  description: string;
+  @ApiProperty({
+    type: MoneyView,
+    description: 'One third of the consideration for construction, else 0.00.',
+    example: MONEY_EXAMPLE(333333.33, '3,33,333.33'),
+  })
+  landDeduction: MoneyView;
+}
+
+export class InvoiceTotalsView extends GstTotalsView {
   @ApiProperty({
     type: MoneyView,
     description: 'consideration + tax: what the buyer owes.',
@@ -217,7 +225,7 @@ export class CreditedInvoiceView {
   date: string;
 }
 
-export class CreditNoteLineView {
+export class CreditNoteLineView extends GstLineHeadsView {
   @ApiProperty({
     description: 'The number of the invoice this line credits.',
     example: 'INV/26-27/00001',
@@ -229,69 +237,9 @@ export class CreditNoteLineView {
       'Construction service: Plinth completion, tower B (demand DMD/26-27/00007); value of land deemed one third of the consideration, deducted',
   })
   description: string;
-  @ApiProperty({ description: 'Services accounting code.', example: '995411' })
-  sac: string;
-  @ApiProperty({
-    description: "The consideration (the demand's totalAmount).",
-    type: MoneyView,
-    example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
-  })
-  consideration: MoneyView;
-  @ApiProperty({
-    description: 'The consideration less the land deduction.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
-  })
-  taxableValue: MoneyView;
-  @ApiProperty({ description: 'CGST rate, percent.', example: 3.75 })
-  cgstRate: number;
-  @ApiProperty({
-    description: 'CGST on the taxable value, half-up to the paisa.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(25000, '25,000.00'),
-  })
-  cgst: MoneyView;
-  @ApiProperty({ description: 'SGST rate, percent.', example: 3.75 })
-  sgstRate: number;
-  @ApiProperty({
-    description: 'SGST on the taxable value, half-up to the paisa.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(25000, '25,000.00'),
-  })
-  sgst: MoneyView;
 }
 
-export class CreditNoteTotalsView {
-  @ApiProperty({
-    description: "The consideration (the demand's totalAmount).",
-    type: MoneyView,
-    example: MONEY_EXAMPLE(1000000, '10,00,000.00'),
-  })
-  consideration: MoneyView;
-  @ApiProperty({
-    description: 'The consideration less the land deduction.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(666666.67, '6,66,666.67'),
-  })
-  taxableValue: MoneyView;
-  @ApiProperty({
-    description: 'CGST on the taxable value, half-up to the paisa.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(25000, '25,000.00'),
-  })
-  cgst: MoneyView;
-  @ApiProperty({
-    description: 'SGST on the taxable value, half-up to the paisa.',
-    type: MoneyView,
-    example: MONEY_EXAMPLE(25000, '25,000.00'),
-  })
-  sgst: MoneyView;
-  @ApiProperty({
-    type: MoneyView,
-    description: 'cgst + sgst.',
-    example: MONEY_EXAMPLE(50000, '50,000.00'),
-  })
-  tax: MoneyView;
+export class CreditNoteTotalsView extends GstTotalsView {
   @ApiProperty({
     type: MoneyView,
     description: 'consideration + tax.',
