@@ -23,6 +23,9 @@ import { Reminder } from '@/letters/reminder.entity';
 import { ReminderPolicy } from '@/letters/reminder-policy.entity';
 import { GstSettings } from '@/gst-settings/gst-settings.entity';
 import { GstSettingsHistory } from '@/gst-settings/gst-settings-history.entity';
+import { CancellationPolicy } from '@/cancellations/cancellation-policy.entity';
+import { CancellationPolicyHistory } from '@/cancellations/cancellation-policy-history.entity';
+import { Cancellation } from '@/cancellations/cancellation.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
@@ -51,4 +54,7 @@ export const ENTITIES = [
   GstSettingsHistory,
   TaxInvoice,
   CreditNote,
+  CancellationPolicy,
+  CancellationPolicyHistory,
+  Cancellation,
 ];

@@ -42,6 +42,9 @@ const DISTRIBUTION_ORDER = [
   'gst_settings_history',
   'tax_invoices',
   'credit_notes',
+  'cancellation_policies',
+  'cancellation_policy_history',
+  'cancellations',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

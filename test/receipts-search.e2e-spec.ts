@@ -94,6 +94,7 @@ describe('POST /receipts/search', () => {
       statusChangedBy: null,
       realisedOn: null,
       bankLine: null,
+      refundedOn: null,
       demandSplitMeta: {
         id: top.demandSplit,
         demand: top.demand,

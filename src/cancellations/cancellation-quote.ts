@@ -183,7 +183,12 @@ export function quoteCancellation(input: {
     };
   });
   const sum = (pick: (q: QuotedDemand) => bigint) => demands.reduce((a, q) => a + pick(q), 0n);
-  const credited = demands.filter((q, i) => rows[i].d.tax !== null && !q.timeBarred);
+  const credited = demands.filter(
+    (q, i) =>
+      rows[i].d.tax !== null &&
+      !q.timeBarred &&
+      q.credit.taxableValue + q.credit.cgst + q.credit.sgst > 0n,
+  );
   const creditNote =
     credited.length === 0
       ? null

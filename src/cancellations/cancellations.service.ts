@@ -19,7 +19,7 @@ import { parseLocalDate } from '@/common/dates/local-date';
 import { GstSettingsService } from '@/gst-settings/gst-settings.service';
 import { NumberingService } from '@/numbering/numbering.service';
 import { Clock } from '@/platform/clock/clock';
-import { planCreditNotes } from './credit-notes';
+import { CreditedInvoice, planCreditNotes } from './credit-notes';
 import {
   ACTIVE_RECEIPT_SQL,
   BOOKING_OF_DEMAND_SQL,
@@ -109,15 +109,7 @@ export class CancellationsService {
     await this.refuseActiveReceipts(tenant, 'booking', id);
     const demandIds = await this.cancelDemandRows(tenant, 'booking', id, body.reason);
     await this.issueCreditNotes(tenant, id, demandIds, body.reason);
-    await em.query(
-      CANCEL_BOOKING_SQL,
-      cancelParams({
-        tenantId: tenant.tenantId,
-        id,
-        reason: body.reason,
-        cancelledBy: tenant.actor,
-      }),
-    );
+    await this.cancelBookingRow(tenant, id, body.reason);
     const cancelled = await this.bookings.findOne(tenant, id);
     // One event per record the cascade changed: the booking and each demand it cancelled.
     this.outbox.record('booking.cancelled', cancelled);
@@ -127,29 +119,52 @@ export class CancellationsService {
     return cancelled;
   }
 
+  /** Marks the booking CANCELLED (after its demands: last in the cancel's writes). */
+  async cancelBookingRow(tenant: TenantContext, id: string, reason: string): Promise<void> {
+    await this.txHost.tx.query(
+      CANCEL_BOOKING_SQL,
+      cancelParams({
+        tenantId: tenant.tenantId,
+        id,
+        reason,
+        cancelledBy: tenant.actor,
+        at: this.clock.now(),
+      }),
+    );
+  }
+
   /**
-   * The credit notes of taxed demands just cancelled with nothing paid (docs/gst.md): their whole
-   * tax, one note per financial year of their invoices, dated today, numbered from the
-   * `credit-note` series in this transaction; an invoice past its section 34 window gets none
-   * and its demand is marked `gstCreditTimeBarred`.
+   * The credit notes of taxed demands just cancelled (docs/gst.md): their whole tax, or what a
+   * booking's cancellation credits of each (`credited`, by demand id), one note per financial year of
+   * their invoices, dated today, numbered from the `credit-note` series in this transaction; an
+   * invoice past its section 34 window gets none and its demand is marked `gstCreditTimeBarred`.
+   * Answers the notes issued.
    */
-  private async issueCreditNotes(
+  async issueCreditNotes(
     tenant: TenantContext,
     bookingId: string,
     demandIds: readonly string[],
     reason: string,
-  ): Promise<void> {
-    if (demandIds.length === 0) return;
+    options: {
+      credited?: ReadonlyMap<string, CreditedInvoice['credited']>;
+      cancellationId?: string;
+    } = {},
+  ): Promise<{ id: string; number: string }[]> {
+    if (demandIds.length === 0) return [];
     const em = this.txHost.tx;
     const invoices = await em.query<InvoiceOfDemandRow[]>(
       INVOICES_OF_DEMANDS_SQL,
       demandIdsParams({ tenantId: tenant.tenantId, demandIds }),
     );
-    if (invoices.length === 0) return;
+    if (invoices.length === 0) return [];
     const today = this.clock.today(tenant);
     const { annualReturns } = await this.gst.settings(tenant);
     const plan = planCreditNotes(
-      invoices.map((i) => ({ demandId: i.demand_id, document: i.document })),
+      invoices.map((i) => ({
+        demandId: i.demand_id,
+        document: i.document,
+        credited: options.credited?.get(i.demand_id),
+      })),
       today,
       annualReturns,
     );
@@ -159,6 +174,7 @@ export class CancellationsService {
         demandIdsParams({ tenantId: tenant.tenantId, demandIds: plan.timeBarred }),
       );
     }
+    const issued: { id: string; number: string }[] = [];
     for (const note of plan.notes) {
       const number = await this.numbering.allocate(tenant, 'credit-note', {
         date: parseLocalDate(today),
@@ -176,14 +192,17 @@ export class CancellationsService {
           recipientGstin: note.recipient.gstin,
           document,
           createdBy: tenant.actor,
+          cancellationId: options.cancellationId ?? null,
         }),
       );
       this.outbox.record('credit-note.issued', { id: row.id, ...document });
+      issued.push({ id: row.id, number });
     }
+    return issued;
   }
 
   /** Locks the splits and then the demands of the target, each in id order. */
-  private async lockDemands(
+  async lockDemands(
     tenant: TenantContext,
     target: CancelTarget,
     id: string,
@@ -207,7 +226,7 @@ export class CancellationsService {
   }
 
   /** Cancels the target's demands and their splits; receipt searches on them recount. */
-  private async cancelDemandRows(
+  async cancelDemandRows(
     tenant: TenantContext,
     target: CancelTarget,
     id: string,
@@ -215,7 +234,13 @@ export class CancellationsService {
   ): Promise<string[]> {
     const [cancelled] = await this.txHost.tx.query<CancelledDemandsRow[]>(
       CANCEL_DEMANDS_SQL[target],
-      cancelParams({ tenantId: tenant.tenantId, id, reason, cancelledBy: tenant.actor }),
+      cancelParams({
+        tenantId: tenant.tenantId,
+        id,
+        reason,
+        cancelledBy: tenant.actor,
+        at: this.clock.now(),
+      }),
     );
     if (cancelled.ids.length === 0) return [];
     // Last in the lock order: receipt searches filtering on demand or split status recount.

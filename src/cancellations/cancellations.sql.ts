@@ -53,7 +53,7 @@ export const ACTIVE_RECEIPT_SQL: Record<CancelTarget, string> = {
 };
 
 const cancelDemandsSql = (where: string) => `WITH d AS (
-         UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
+         UPDATE demands SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = $5::timestamptz,
                 cancelled_by = $4, modified_at = now()
           WHERE tenant_id = $1 AND ${where}
          RETURNING id),
@@ -75,8 +75,8 @@ export interface CancelledDemandsRow {
   ids: string[];
 }
 
-export const CANCEL_BOOKING_SQL = `UPDATE bookings SET status = 'CANCELLED', cancel_reason = $3, cancelled_at = now(),
-              cancelled_by = $4
+export const CANCEL_BOOKING_SQL = `UPDATE bookings SET status = 'CANCELLED', cancel_reason = $3,
+              cancelled_at = $5::timestamptz, cancelled_by = $4
         WHERE tenant_id = $1 AND id = $2`;
 
 /** Parameters of CANCEL_DEMANDS_SQL and CANCEL_BOOKING_SQL. */
@@ -85,7 +85,9 @@ export const cancelParams = (p: {
   id: string;
   reason: string;
   cancelledBy: string;
-}): unknown[] => [p.tenantId, p.id, p.reason, p.cancelledBy];
+  /** The clock's now: its date in the tenant's zone is the cancel's date. */
+  at: Date;
+}): unknown[] => [p.tenantId, p.id, p.reason, p.cancelledBy, p.at.toISOString()];
 
 /** The tax invoices of some demands, as issued. Params: demandIdsParams. */
 export const INVOICES_OF_DEMANDS_SQL = `SELECT demand_id, document FROM tax_invoices
@@ -102,8 +104,9 @@ export const demandIdsParams = (p: {
 }): unknown[] => [p.tenantId, p.demandIds];
 
 /** A credit note as issued (its document frozen). Params: insertCreditNoteParams. */
-export const INSERT_CREDIT_NOTE_SQL = `INSERT INTO credit_notes (tenant_id, booking_id, number, note_date, recipient_gstin, document, created_by)
-       VALUES ($1, $2, $3, $4::date, $5, $6::jsonb, $7)
+export const INSERT_CREDIT_NOTE_SQL = `INSERT INTO credit_notes (tenant_id, booking_id, number, note_date, recipient_gstin, document, created_by,
+                          cancellation_id)
+       VALUES ($1, $2, $3, $4::date, $5, $6::jsonb, $7, $8)
        RETURNING id`;
 
 export const insertCreditNoteParams = (p: {
@@ -114,6 +117,7 @@ export const insertCreditNoteParams = (p: {
   recipientGstin: string | null;
   document: unknown;
   createdBy: string;
+  cancellationId: string | null;
 }): unknown[] => [
   p.tenantId,
   p.bookingId,
@@ -122,6 +126,7 @@ export const insertCreditNoteParams = (p: {
   p.recipientGstin,
   JSON.stringify(p.document),
   p.createdBy,
+  p.cancellationId,
 ];
 
 /** Marks cancelled demands whose tax could not be credited. Params: demandIdsParams. */

@@ -1,10 +1,19 @@
 import { paiseText, toPaise } from '@/common/money/paise';
 import type { CreditNoteDocumentRecord, TaxInvoiceDocument } from '@/demands/demands.sql';
 
+/** The amount credited: the invoice's own, or the part a cancellation credits. */
+const creditOf = (amount: string, paise: bigint | undefined) =>
+  paise === undefined ? amount : paiseText(paise);
+
 /** A cancelled demand's tax invoice as issued. */
 export interface CreditedInvoice {
   demandId: string;
   document: TaxInvoiceDocument;
+  /**
+   * Paise a booking's cancellation credits of the invoice (what it does not keep). None: the whole
+   * invoice is credited.
+   */
+  credited?: { consideration: bigint; taxableValue: bigint; cgst: bigint; sgst: bigint };
 }
 
 /** A credit note to issue: what it credits, before it is numbered, dated and given a reason. */
@@ -65,18 +74,21 @@ export function planCreditNotes(
             ? -1
             : 1,
       );
-      const lines = sorted.flatMap(({ document }) =>
-        document.lines.map((l) => ({
-          invoice: document.number,
-          description: l.description,
-          sac: l.sac,
-          consideration: l.consideration,
-          taxableValue: l.taxableValue,
-          cgstRate: l.cgstRate,
-          cgst: l.cgst,
-          sgstRate: l.sgstRate,
-          sgst: l.sgst,
-        })),
+      // An invoice has one line (its demand's), which is what a cancellation keeps part of.
+      const lines = sorted.flatMap(({ document, credited }) =>
+        document.lines
+          .map((l) => ({
+            invoice: document.number,
+            description: l.description,
+            sac: l.sac,
+            consideration: creditOf(l.consideration, credited?.consideration),
+            taxableValue: creditOf(l.taxableValue, credited?.taxableValue),
+            cgstRate: l.cgstRate,
+            cgst: creditOf(l.cgst, credited?.cgst),
+            sgstRate: l.sgstRate,
+            sgst: creditOf(l.sgst, credited?.sgst),
+          }))
+          .filter((l) => toPaise(l.consideration) + toPaise(l.cgst) + toPaise(l.sgst) > 0n),
       );
       const sum = (pick: (l: (typeof lines)[number]) => string) =>
         lines.reduce((a, l) => a + toPaise(pick(l)), 0n);
@@ -86,12 +98,14 @@ export function planCreditNotes(
         sum((l) => l.cgst),
         sum((l) => l.sgst),
       ];
+      const onNote = new Set(lines.map((l) => l.invoice));
+      const invoices = sorted.filter((i) => onNote.has(i.document.number));
       return {
         financialYear,
-        demandIds: sorted.map((i) => i.demandId),
+        demandIds: invoices.map((i) => i.demandId),
         supplier: sorted[0].document.supplier,
         recipient: sorted[0].document.recipient,
-        invoices: sorted.map((i) => ({ number: i.document.number, date: i.document.date })),
+        invoices: invoices.map((i) => ({ number: i.document.number, date: i.document.date })),
         lines,
         totals: {
           consideration: paiseText(consideration),
@@ -102,6 +116,7 @@ export function planCreditNotes(
           value: paiseText(consideration + cgst + sgst),
         },
       };
-    });
+    })
+    .filter((note) => note.lines.length > 0);
   return { notes, timeBarred };
 }

@@ -38,6 +38,10 @@ export class CreditNote {
   @Column({ name: 'note_date', type: 'date' })
   noteDate: string;
 
+  /** The booking cancellation that issued it; null for a demand's or an unpaid booking's cancel. */
+  @Column({ name: 'cancellation_id', type: 'uuid', nullable: true })
+  cancellationId: string | null;
+
   @Column({ name: 'recipient_gstin', type: 'text', nullable: true })
   recipientGstin: string | null;
 

@@ -29,6 +29,7 @@ function receiptOf(overrides: Partial<ReceiptView> = {}): ReceiptView {
     statusChangedBy: null,
     realisedOn: null,
     bankLine: null,
+    refundedOn: null,
     demandSplitMeta: {} as ReceiptView['demandSplitMeta'],
     demandMeta: {
       buyerName: 'Ananya Iyer',

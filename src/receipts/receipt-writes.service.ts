@@ -36,6 +36,7 @@ import {
   CancelReceiptRequest,
   RecordReceiptRequest,
 } from './dto/receipt-writes.request';
+import { BOOKING_UPDATE_CANCELLED } from '@/bookings/bookings.errors';
 import { pendingAmount } from './payment-status';
 import {
   BOUNCE_BEFORE_RECEIPT,
@@ -284,6 +285,9 @@ export class ReceiptWritesService {
     }
 
     const split = (await this.lockSplitAndDemand(tenant, found.demand_split_id)) as LockedSplit;
+    // Only a booking's cancellation leaves ACTIVE receipts on a cancelled demand: they were paid,
+    // its refund counts them, and they stay as they are.
+    if (split.d_status === 'CANCELLED') throw BOOKING_UPDATE_CANCELLED.error(found.booking_id);
     const [receipt] = await em.query<ReceiptRef[]>(LOCK_RECEIPT_REF_SQL, ref);
     const change = decide(receipt);
 

@@ -115,6 +115,10 @@ export class Receipt {
   @Column({ name: 'status_changed_by', type: 'text', nullable: true })
   statusChangedBy: string | null;
 
+  /** When the refund of its cancelled booking was paid (docs/cancellation.md); null before. */
+  @Column({ name: 'refunded_on', type: 'date', nullable: true })
+  refundedOn: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

@@ -1,3 +1,4 @@
+import { BOOKING_UPDATE_CANCELLED } from '@/bookings/bookings.errors';
 import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
@@ -161,9 +162,10 @@ export class ReceiptsController {
       "amount is taken off the split's paidAmount and the demand's receivedAmount and their " +
       "statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, " +
       'is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch ' +
-      'the line first.',
+      'the line first. A receipt of a cancelled booking (its refund counts it) is 409 ' +
+      'BOOKING_CANCELLED.',
     scopes: ['receipts:write'],
-    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE, RECEIPT_REALISED],
+    problems: [RECEIPT_NOT_FOUND, RECEIPT_NOT_ACTIVE, RECEIPT_REALISED, BOOKING_UPDATE_CANCELLED],
     idempotent: true,
   })
   @ApiIdParam('Receipt id.')
@@ -189,9 +191,11 @@ export class ReceiptsController {
       'numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by ' +
       "CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's " +
       'receipt is 404. With bankLine (the debit statement line that returned it), that line ' +
-      'becomes MATCHED to the receipt with rule RETURN. A failed bounce changes nothing.',
+      'becomes MATCHED to the receipt with rule RETURN. A receipt of a cancelled booking is 409 ' +
+      'BOOKING_CANCELLED. A failed bounce changes nothing.',
     scopes: ['receipts:write'],
     problems: [
+      BOOKING_UPDATE_CANCELLED,
       RECEIPT_NOT_FOUND,
       RECEIPT_NOT_BOUNCEABLE,
       RECEIPT_NOT_ACTIVE,

@@ -23,6 +23,7 @@ export interface ReceiptRow {
   status_changed_by: string | null;
   realised_on: string | null;
   bank_line_id: string | null;
+  refunded_on: string | null;
   s_payer_type: string;
   s_payer_id: string;
   s_number: string;
@@ -50,7 +51,7 @@ export const RECEIPT_ROW_COLUMNS = `
          r.amount::text AS amount, r.payment_mode, r.transaction_ref,
          r.received_date::text AS received_date, r.status, r.status_reason,
          r.status_changed_on::text AS status_changed_on, r.status_changed_by,
-         r.realised_on::text AS realised_on, r.bank_line_id,
+         r.realised_on::text AS realised_on, r.bank_line_id, r.refunded_on::text AS refunded_on,
          s.payer_type AS s_payer_type, s.payer_id AS s_payer_id, s.demand_split_number AS s_number,
          s.amount::text AS s_amount, s.tax_amount::text AS s_tax_amount,
          s.paid_amount::text AS s_paid_amount, s.status AS s_status,

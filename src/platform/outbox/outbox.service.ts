@@ -32,6 +32,8 @@ export const EVENT_TYPES = [
   'gst-settings.updated',
   'booking.updated',
   'credit-note.issued',
+  'cancellation-policy.updated',
+  'refund.paid',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -109,6 +109,15 @@ export class ReceiptView {
     example: null,
   })
   bankLine: string | null;
+  @ApiProperty({
+    description:
+      'When the refund of its cancelled booking was paid (POST /cancellations/{id}/refund); null before, and for a booking not cancelled.',
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    example: null,
+  })
+  refundedOn: string | null;
   @ApiProperty({ description: 'Summary of the split paid.', type: DemandSplitMetaView })
   demandSplitMeta: DemandSplitMetaView;
   @ApiProperty({ description: 'Summary of its demand.', type: DemandMetaView })
@@ -149,6 +158,7 @@ export function toReceiptView(row: ReceiptRow, tenant: TenantContext): ReceiptVi
     statusChangedBy: row.status_changed_by,
     realisedOn: row.realised_on,
     bankLine: row.bank_line_id,
+    refundedOn: row.refunded_on,
     demandSplitMeta: toDemandSplitMetaView(
       {
         id: row.demand_split_id,
