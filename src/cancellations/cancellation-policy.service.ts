@@ -20,7 +20,8 @@ import {
   tenantParams,
 } from './cancellation-policy.sql';
 import { CANCELLATION_POLICY_CHANGED } from './cancellations.errors';
-import { CancellationPolicyRequest } from './dto/cancellation-policy.request';
+import { bandsProblem, CancellationPolicyRequest } from './dto/cancellation-policy.request';
+import { validationFailed } from '@/http/errors/validation';
 import { CancellationPolicyVersion, CancellationPolicyView } from './dto/cancellation-policy.view';
 
 /** Every tenant's policy until it stores one: MahaRERA's 2022 bands, the refund in 45 days. */
@@ -94,6 +95,9 @@ export class CancellationPolicyService {
       })),
       refundDays: input.refundDays ?? DEFAULT_CANCELLATION_POLICY.refundDays,
     };
+    // @IsOptional skips the request's own check when bands are left out.
+    const bands = bandsProblem(input.bands, values.rule);
+    if (bands !== null) throw validationFailed([{ field: 'bands', message: `bands ${bands}` }]);
     const em = this.txHost.tx;
     const tenantId = tenant.tenantId;
     await em.query(
