@@ -12,7 +12,6 @@ import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { BookingsService } from '@/bookings/bookings.service';
 import { DemandsService } from '@/demands/demands.service';
 import { GstSettingsService } from '@/gst-settings/gst-settings.service';
-import { percentBp, taxOn } from '@/gst/gst-tax';
 import { integerQueryParam, refuseInvalidQuery } from '@/http/cursor-query';
 import { validationFailed } from '@/http/errors/validation';
 import { InterestPolicyService } from '@/interest/interest-policy.service';
@@ -427,7 +426,7 @@ export class BookingCancellationsService {
         paid: t(p.paid),
         refund: t(p.refund),
       })),
-    } as FrozenFigures;
+    };
   }
 
   private async read(
