@@ -317,6 +317,87 @@ describe('cancelling a paid-for booking', () => {
       expect((await get(t, key, '/refunds')).body.totalElements).toBe(0);
     });
 
+    it('the statement: CANCELLATION to minus the refund, then its interest and payment to 0', async () => {
+      on('2026-08-20');
+      const statement = async (query: string) => {
+        const res = await get(t, key, `/bookings/${example.booking}/statement?format=json${query}`);
+        expect(res.status).toBe(200);
+        return res.body as {
+          entries: {
+            kind: string;
+            credit: Money | null;
+            debit: Money | null;
+            balance: Money;
+            particulars: string;
+            ref: { type: string };
+          }[];
+          closingBalance: Money;
+          totals: Record<string, Money>;
+        };
+      };
+      const kinds = (s: { entries: { kind: string }[] }) => s.entries.map((e) => e.kind);
+      const between = await statement('&asOf=2026-07-01');
+      expect(kinds(between)).toEqual([
+        'DEMAND',
+        'RECEIPT',
+        'DEMAND',
+        'DEMAND',
+        'RECEIPT',
+        'RECEIPT',
+        'CANCELLATION',
+      ]);
+      const cancelled = between.entries[6];
+      expect([a(cancelled.credit), a(cancelled.balance), cancelled.ref.type]).toEqual([
+        1823000,
+        -1298000,
+        'cancellation',
+      ]);
+      expect(cancelled.particulars).toContain(
+        'deduction 120000.00 retained, GST 93000.00 credited',
+      );
+      expect(between.totals).toMatchObject({
+        demanded: { amount: 126000 },
+        received: { amount: 1424000 },
+        outstanding: { amount: -1298000 },
+        overdue: { amount: 0 },
+        notYetDue: { amount: 0 },
+      });
+      const before = await statement('&asOf=2026-06-19');
+      expect(kinds(before)).not.toContain('CANCELLATION');
+      expect(before.totals.outstanding.amount).toBe(525000);
+
+      const after = await statement('');
+      expect(kinds(after).slice(-3)).toEqual(['CANCELLATION', 'REFUND_INTEREST', 'REFUND']);
+      expect(after.entries.slice(-2).map((e) => [a(e.credit), a(e.debit)])).toEqual([
+        [3947.34, undefined],
+        [undefined, 1301947.34],
+      ]);
+      expect(after.closingBalance.amount).toBe(0);
+      expect(after.totals).toMatchObject({
+        demanded: { amount: 126000 },
+        received: { amount: 126000 },
+        outstanding: { amount: 0 },
+      });
+      const payer = await statement(`&payerId=${BUYER}`);
+      expect(payer.closingBalance.amount).toBe(0);
+      expect(kinds(payer)).toEqual(kinds(after));
+    });
+
+    it('owes nothing from cancelledOn: ageing, interest and reminders', async () => {
+      on('2026-08-20');
+      const ageing = async (asOf: string) =>
+        (await get(t, key, `/receivables/ageing?asOf=${asOf}`)).body.total.outstanding.amount;
+      expect(await ageing('2026-06-19')).toBe(525000);
+      expect(await ageing('2026-06-20')).toBe(0);
+      expect(await ageing('2026-08-20')).toBe(0);
+      const interest = await get(t, key, `/bookings/${example.booking}/interest`);
+      expect(interest.body.totals.due.amount).toBe(0);
+      for (const asOf of ['2026-06-10', '2026-08-20']) {
+        const due = await get(t, key, `/reminders/due?size=500&asOf=${asOf}`);
+        expect([asOf, due.status, due.body.totalElements]).toEqual([asOf, 200, 0]);
+      }
+    });
+
     it('another tenant can neither see nor touch the cancellation', async () => {
       const other = await tenant({ gst: false, interest: false });
       for (const path of [

@@ -68,6 +68,7 @@ const records = (
   unit_name: null,
   buyer_name: 'Ananya Iyer',
   status: 'ACTIVE',
+  cancellation: null,
   agreement_value: null,
   demands,
   receipts,

@@ -1,6 +1,8 @@
 import { paiseText, toPaise } from '@/common/money/paise';
-import type { LedgerDemand, LedgerReceipt } from './booking-ledger';
+import { shareTax } from '@/gst/gst-tax';
+import type { LedgerCancellation, LedgerDemand, LedgerReceipt } from './booking-ledger';
 import type {
+  LedgerCancellationRow,
   LedgerDemandRow,
   LedgerReceiptRow,
   LedgerRecordsRow,
@@ -69,6 +71,18 @@ export function splitOwesOn(
 ): boolean {
   if (!demandExistsOn(demand, asOf)) return false;
   return !split.cancelled || (demand.cancelledOn !== null && demand.cancelledOn > asOf);
+}
+
+/**
+ * The split was cancelled on or before asOf: from then on it counts for nothing, even with ACTIVE
+ * receipts (a booking's cancellation keeps them: its refund settles them).
+ */
+export function splitGoneOn(
+  demand: Pick<LedgerDemandRow, 'cancelledOn'>,
+  split: Pick<LedgerSplitRow, 'cancelled'>,
+  asOf: string,
+): boolean {
+  return split.cancelled && demand.cancelledOn !== null && demand.cancelledOn <= asOf;
 }
 
 /** One split that owes on asOf, with what its receipts had paid it then (paise). */
@@ -149,7 +163,11 @@ export function splitBalances(
           (splitOwesOn(demand, split, asOf) ? toPaise(split.amount) : 0n) -
           (paid.get(split.id) ?? 0n),
       }))
-      .filter((s) => s.balance !== 0n || splitOwesOn(s.demand, s.split, asOf)),
+      .filter(
+        (s) =>
+          splitOwesOn(s.demand, s.split, asOf) ||
+          (s.balance !== 0n && !splitGoneOn(s.demand, s.split, asOf)),
+      ),
   );
 }
 
@@ -159,9 +177,10 @@ export function splitBalances(
  * left out), the receipts of the payer's splits.
  */
 export function statementRecords(
-  records: Pick<BookingRecords, 'demands' | 'receipts'>,
+  records: Pick<BookingRecords, 'demands' | 'receipts'> &
+    Partial<Pick<BookingRecords, 'cancellation'>>,
   payerId?: string,
-): { demands: LedgerDemand[]; receipts: LedgerReceipt[] } {
+): { demands: LedgerDemand[]; receipts: LedgerReceipt[]; cancellation: LedgerCancellation | null } {
   const demands: LedgerDemand[] = [];
   for (const d of records.demands) {
     const splits = payerId === undefined ? d.splits : d.splits.filter((s) => s.payerId === payerId);
@@ -199,5 +218,53 @@ export function statementRecords(
       statusChangedOn: r.statusChangedOn,
       statusReason: r.statusReason,
     }));
-  return { demands, receipts };
+  return {
+    demands,
+    receipts,
+    cancellation: cancellationShare(records.cancellation ?? null, payerId),
+  };
+}
+
+/**
+ * The cancellation as a statement reads it: whole, or a payer's share (its byPayer refund, and the
+ * refund's interest shared as the refund is, by largest remainder).
+ */
+function cancellationShare(
+  c: LedgerCancellationRow | null,
+  payerId: string | undefined,
+): LedgerCancellation | null {
+  if (c === null) return null;
+  const base = {
+    id: c.id,
+    cancelledOn: c.cancelledOn,
+    deduction: c.deduction,
+    taxCredited: c.taxCredited,
+    creditNotes: c.creditNotes,
+    demandIds: c.demandIds,
+    refundPaidOn: c.refundPaidOn,
+    voucherNumber: c.voucherNumber,
+  };
+  if (payerId === undefined) {
+    return {
+      ...base,
+      refund: c.refund,
+      interest: c.refundInterest,
+      paidAmount: c.refundPaidAmount,
+    };
+  }
+  const refunds = c.byPayer.map((p) => toPaise(p.refund));
+  const index = c.byPayer.findIndex((p) => p.payerId === payerId);
+  const refund = index < 0 ? 0n : refunds[index];
+  const interest = toPaise(c.refundInterest ?? '0.00');
+  const shares =
+    interest === 0n || refunds.every((r) => r === 0n)
+      ? refunds.map(() => 0n)
+      : shareTax(interest, refunds);
+  const share = index < 0 ? 0n : shares[index];
+  return {
+    ...base,
+    refund: paiseText(refund),
+    interest: c.refundPaidOn === null ? null : paiseText(share),
+    paidAmount: c.refundPaidOn === null ? null : paiseText(refund + share),
+  };
 }

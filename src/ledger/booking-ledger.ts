@@ -24,7 +24,15 @@ import { printedPayerName } from '@/common/domain/printed-names';
  * 300-entry ledger sums in microseconds where decimal.js took milliseconds.
  */
 
-export const ENTRY_KINDS = ['DEMAND', 'RECEIPT', 'RECEIPT_REVERSED', 'DEMAND_CANCELLED'] as const;
+export const ENTRY_KINDS = [
+  'DEMAND',
+  'RECEIPT',
+  'RECEIPT_REVERSED',
+  'DEMAND_CANCELLED',
+  'CANCELLATION',
+  'REFUND_INTEREST',
+  'REFUND',
+] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 /**
@@ -36,6 +44,9 @@ const RANK: Readonly<Record<EntryKind, number>> = {
   RECEIPT: 1,
   RECEIPT_REVERSED: 2,
   DEMAND_CANCELLED: 3,
+  CANCELLATION: 4,
+  REFUND_INTEREST: 5,
+  REFUND: 6,
 };
 
 export interface LedgerEntry {
@@ -50,7 +61,7 @@ export interface LedgerEntry {
   credit: bigint | null;
   /** Running debit minus credit, from the opening balance (paise). */
   balance: bigint;
-  ref: { type: 'demand' | 'receipt'; id: string };
+  ref: { type: 'demand' | 'receipt' | 'cancellation'; id: string };
 }
 
 /** Paise, each. */
@@ -121,11 +132,33 @@ export interface LedgerReceipt {
   statusReason: string | null;
 }
 
+/**
+ * A booking's cancellation after payment as the ledger reads it (the payer's shares with a
+ * payer); money as numeric text.
+ */
+export interface LedgerCancellation {
+  id: string;
+  cancelledOn: string;
+  deduction: string;
+  taxCredited: string;
+  creditNotes: readonly string[];
+  /** The demands it cancelled: no DEMAND_CANCELLED entries of their own. */
+  demandIds: readonly string[];
+  refund: string;
+  refundDueDate?: string;
+  /** Null while the refund is due. */
+  refundPaidOn: string | null;
+  interest: string | null;
+  paidAmount: string | null;
+  voucherNumber: string | null;
+}
+
 export interface LedgerRecords {
   /** Used for the payer of a BUYER receipt. */
   buyerName: string;
   demands: readonly LedgerDemand[];
   receipts: readonly LedgerReceipt[];
+  cancellation?: LedgerCancellation | null;
 }
 
 export interface LedgerPeriod {
@@ -168,12 +201,22 @@ export function reversalParticulars(receipt: LedgerReceipt): string {
 
 const later = (a: string, b: string) => (a > b ? a : b);
 
+/** What the developer kept, the GST credited and the credit notes. */
+export function cancellationParticulars(c: LedgerCancellation): string {
+  const notes = c.creditNotes.length > 0 ? ` (credit notes ${c.creditNotes.join(', ')})` : '';
+  return `Booking cancelled: deduction ${c.deduction} retained, GST ${c.taxCredited} credited${notes}; refund ${c.refund} due`;
+}
+
 /** Every entry of the records, in statement order (dates after `to` included). */
 export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balance'>[] {
   const entries: Omit<LedgerEntry, 'balance'>[] = [];
+  const cancellation = records.cancellation ?? null;
+  const byCancellation = new Set(cancellation?.demandIds ?? []);
   for (const d of records.demands) {
     const amount = toPaise(d.amount);
     const ref = { type: 'demand' as const, id: d.id };
+    // A demand dated after the booking's cancellation never fell due: the cancellation settles it.
+    if (cancellation && byCancellation.has(d.id) && d.date > cancellation.cancelledOn) continue;
     entries.push({
       date: d.date,
       kind: 'DEMAND',
@@ -184,7 +227,7 @@ export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balanc
       credit: null,
       ref,
     });
-    if (d.cancelledOn !== null) {
+    if (d.cancelledOn !== null && !byCancellation.has(d.id)) {
       entries.push({
         date: later(d.cancelledOn, d.date),
         kind: 'DEMAND_CANCELLED',
@@ -223,7 +266,63 @@ export function ledgerEntries(records: LedgerRecords): Omit<LedgerEntry, 'balanc
       });
     }
   }
+  entries.sort(compareEntries);
+  if (cancellation) entries.push(...cancellationEntries(cancellation, entries));
   return entries.sort(compareEntries);
+}
+
+/**
+ * The cancellation's entries: CANCELLATION, crediting the balance before it plus the refund (the
+ * balance becomes minus the refund: the developer owes the buyer), then, once paid, the refund's
+ * interest (a credit) and the refund paid (a debit), closing at 0.
+ */
+function cancellationEntries(
+  c: LedgerCancellation,
+  sorted: readonly Omit<LedgerEntry, 'balance'>[],
+): Omit<LedgerEntry, 'balance'>[] {
+  const ref = { type: 'cancellation' as const, id: c.id };
+  const entry = {
+    date: c.cancelledOn,
+    kind: 'CANCELLATION' as const,
+    documentNumber: '',
+    particulars: cancellationParticulars(c),
+    dueDate: c.cancelledOn,
+    debit: null,
+    ref,
+  };
+  const before = sorted
+    .filter((e) => compareEntries(e, entry) < 0)
+    .reduce((sum, e) => sum + (e.debit ?? 0n) - (e.credit ?? 0n), 0n);
+  const result: Omit<LedgerEntry, 'balance'>[] = [{ ...entry, credit: before + toPaise(c.refund) }];
+  if (c.refundPaidOn === null) return result;
+  const interest = toPaise(c.interest ?? '0.00');
+  const paid = toPaise(c.paidAmount ?? '0.00');
+  const voucher = c.voucherNumber ?? '';
+  if (interest > 0n) {
+    result.push({
+      date: c.refundPaidOn,
+      kind: 'REFUND_INTEREST',
+      documentNumber: voucher,
+      particulars: 'Interest on the refund',
+      dueDate: c.refundPaidOn,
+      debit: null,
+      credit: interest,
+      ref,
+    });
+  }
+  if (paid > 0n) {
+    result.push({
+      date: c.refundPaidOn,
+      kind: 'REFUND',
+      documentNumber: voucher,
+      particulars: `Refund paid${voucher ? `, voucher ${voucher}` : ''}`,
+      dueDate: c.refundPaidOn,
+      debit: paid,
+      credit: null,
+      ref,
+    });
+  }
+  return result;
 }
 
 /** Date, then kind (demands, receipts, reversals), then document number, then id. */
@@ -252,7 +351,11 @@ export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledge
   let overdue = 0n;
   for (const entry of all) {
     const net = (entry.debit ?? 0n) - (entry.credit ?? 0n);
-    if (entry.kind === 'DEMAND' || entry.kind === 'DEMAND_CANCELLED') {
+    if (
+      entry.kind === 'DEMAND' ||
+      entry.kind === 'DEMAND_CANCELLED' ||
+      entry.kind === 'CANCELLATION'
+    ) {
       demanded += net;
     } else {
       received -= net;
@@ -267,6 +370,8 @@ export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledge
     }
   }
   const outstanding = demanded - received;
+  // Once cancelled, nothing is overdue or due: what remains is the refund the developer owes.
+  const cancelled = records.cancellation != null && records.cancellation.cancelledOn <= period.asOf;
   return {
     from,
     to: period.to,
@@ -278,8 +383,8 @@ export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledge
       demanded,
       received,
       outstanding,
-      overdue,
-      notYetDue: outstanding - overdue,
+      overdue: cancelled ? 0n : overdue,
+      notYetDue: cancelled ? 0n : outstanding - overdue,
     },
   };
 }

@@ -50,7 +50,23 @@ export const LEDGER_RECORDS_SQL = `SELECT b.id, b.booking_number, b.unit_id, b.u
                  'status', r.status, 'statusChangedOn', r.status_changed_on,
                  'statusReason', r.status_reason)), '[]'::json)
           FROM receipts r
-         WHERE r.tenant_id = $1 AND r.booking_id = b.id) AS receipts
+         WHERE r.tenant_id = $1 AND r.booking_id = b.id) AS receipts,
+       (SELECT json_build_object(
+                 'id', c.id, 'cancelledOn', c.cancelled_on, 'initiatedBy', c.initiated_by,
+                 'deduction', c.figures -> 'deduction',
+                 'taxCredited', coalesce(c.figures -> 'creditNote' -> 'tax', '"0.00"'::jsonb),
+                 'refund', c.refund_amount::text, 'byPayer', c.figures -> 'byPayer',
+                 'demandIds', (SELECT coalesce(json_agg(x ->> 'demand'), '[]'::json)
+                                 FROM jsonb_array_elements(c.figures -> 'demands') x),
+                 'creditNotes', (SELECT coalesce(json_agg(n.number ORDER BY length(n.number), n.number),
+                                                 '[]'::json)
+                                   FROM credit_notes n
+                                  WHERE n.tenant_id = $1 AND n.cancellation_id = c.id),
+                 'refundPaidOn', c.refund_paid_on, 'refundInterest', c.refund_interest::text,
+                 'refundPaidAmount', c.refund_paid_amount::text,
+                 'voucherNumber', c.refund_voucher_number)
+          FROM cancellations c
+         WHERE c.tenant_id = $1 AND c.booking_id = b.id) AS cancellation
   FROM bookings b
  WHERE b.tenant_id = $1 AND b.id = ANY ($2::uuid[])`;
 
@@ -114,6 +130,26 @@ export interface LedgerReceiptRow {
   statusReason: string | null;
 }
 
+/** A booking's cancellation (docs/cancellation.md) as the ledger reads it; money as text. */
+export interface LedgerCancellationRow {
+  id: string;
+  cancelledOn: string;
+  initiatedBy: string;
+  deduction: string;
+  /** The GST its credit notes credit (0.00 when none). */
+  taxCredited: string;
+  refund: string;
+  byPayer: { payerId: string; payerType: string; paid: string; refund: string }[];
+  /** The demands it cancelled. */
+  demandIds: string[];
+  creditNotes: string[];
+  /** Null while the refund is due. */
+  refundPaidOn: string | null;
+  refundInterest: string | null;
+  refundPaidAmount: string | null;
+  voucherNumber: string | null;
+}
+
 export interface LedgerRecordsRow {
   id: string;
   booking_number: string;
@@ -126,6 +162,8 @@ export interface LedgerRecordsRow {
   agreement_value: string | null;
   demands: LedgerDemandRow[];
   receipts: LedgerReceiptRow[];
+  /** Its cancellation when it was cancelled after being paid for; null otherwise. */
+  cancellation: LedgerCancellationRow | null;
 }
 
 export const ledgerRecordsParams = (p: {
@@ -185,11 +223,26 @@ export const OUTSTANDING = `s.gross_amount - s.paid_amount - coalesce(m.amount, 
 /**
  * Split `s` counts towards what the booking owes on asOf: it owes then, or its receipts had paid
  * it something then although it does not owe (money received before its demand's date, an
- * advance). Its balance: its amount when it owes, less what it had been paid. The statement of
+ * advance), unless it was cancelled by then. Its balance: its amount when it owes, less what it had been paid. The statement of
  * account sums the same (a receipt is a credit from the day it was received).
  */
 export const countsOn = (asOf: string, timezone: string): string =>
-  `(${owesOn(asOf, timezone)} OR s.paid_amount + coalesce(m.amount, 0) <> 0)`;
+  `(${owesOn(asOf, timezone)} OR (s.paid_amount + coalesce(m.amount, 0) <> 0
+                                       AND NOT ${goneOn(asOf, timezone)}))`;
+
+/**
+ * Split `s` was cancelled on or before asOf: from then on it counts for nothing, even with ACTIVE
+ * receipts (a booking's cancellation keeps them: the refund settles them, not the split).
+ */
+export const goneOn = (asOf: string, timezone: string): string =>
+  `(s.status = 'CANCELLED' AND (d.cancelled_at AT TIME ZONE ${timezone})::date <= ${asOf})`;
+
+/**
+ * The booking `d.booking_id` has a cancellation (it was cancelled after being paid for): no
+ * reminder is sent for its splits, whatever asOf.
+ */
+export const NOT_CANCELLED_AFTER_PAYMENT = `NOT EXISTS (SELECT 1 FROM cancellations c
+                WHERE c.tenant_id = d.tenant_id AND c.booking_id = d.booking_id)`;
 
 export const balanceOn = (asOf: string, timezone: string): string =>
   `CASE WHEN ${owesOn(asOf, timezone)} THEN s.gross_amount ELSE 0 END - s.paid_amount - coalesce(m.amount, 0)`;

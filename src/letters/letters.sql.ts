@@ -4,7 +4,12 @@
  * request's transaction, under row-level security. What a split owes comes from the ledger's
  * fragments (the ageing's definition).
  */
-import { movedReceipts, OUTSTANDING, owesOn } from '@/ledger/ledger.sql';
+import {
+  movedReceipts,
+  NOT_CANCELLED_AFTER_PAYMENT,
+  OUTSTANDING,
+  owesOn,
+} from '@/ledger/ledger.sql';
 
 // ---------------------------------------------------------------------------------------------
 // The reminder policy
@@ -94,7 +99,8 @@ const DUE_CTES = `policy AS (
          FROM demand_splits s
          JOIN demands d ON d.tenant_id = s.tenant_id AND d.id = s.demand_id
          LEFT JOIN moved m ON m.demand_split_id = s.id
-        WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND ${owesOn('$2::date', '$4::text')}),
+        WHERE s.tenant_id = $1 AND d.tenant_id = $1 AND ${owesOn('$2::date', '$4::text')}
+          AND ${NOT_CANCELLED_AFTER_PAYMENT}),
      owed AS (
        SELECT o.*,
               sum(o.outstanding) OVER (PARTITION BY o.demand_id, o.payer_id) AS this_demand,

@@ -42,12 +42,12 @@ export class StatementBookingView {
 export class StatementRefView {
   @ApiProperty({
     description: 'The record the entry comes from.',
-    enum: ['demand', 'receipt'],
+    enum: ['demand', 'receipt', 'cancellation'],
     example: 'receipt',
   })
-  type: 'demand' | 'receipt';
+  type: 'demand' | 'receipt' | 'cancellation';
   @ApiProperty({
-    description: 'Its id (GET /demands/{id} or GET /receipts/{id}).',
+    description: 'Its id (GET /demands/{id}, GET /receipts/{id} or GET /cancellations/{id}).',
     format: 'uuid',
     example: 'e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b',
   })
@@ -57,20 +57,21 @@ export class StatementRefView {
 export class StatementEntryView {
   @ApiProperty({
     description:
-      "The business date: the demand's demandDate, the receipt's receivedDate, or the date it was cancelled or bounced (statusChangedOn), or the demand's cancel date.",
+      "The business date: the demand's demandDate, the receipt's receivedDate, or the date it was cancelled or bounced (statusChangedOn), the demand's cancel date, the booking's cancelledOn, or the day its refund was paid.",
     format: 'date',
     example: '2026-11-22',
   })
   date: string;
   @ApiProperty({
     description:
-      'DEMAND (a debit; INTEREST demands too), RECEIPT (a credit), RECEIPT_REVERSED (a debit: the receipt was cancelled or bounced), DEMAND_CANCELLED (a credit).',
+      'DEMAND (a debit; INTEREST demands too), RECEIPT (a credit), RECEIPT_REVERSED (a debit: the receipt was cancelled or bounced), DEMAND_CANCELLED (a credit), CANCELLATION (a credit of the balance before it plus the refund: the balance becomes minus the refund the developer owes; the demands it cancels get no DEMAND_CANCELLED), REFUND_INTEREST (a credit: interest on the refund) and REFUND (a debit: the refund paid, closing at 0). Same date: in this order.',
     enum: ENTRY_KINDS,
     example: 'RECEIPT',
   })
   kind: EntryKind;
   @ApiProperty({
-    description: 'The demand number or the receipt number.',
+    description:
+      "The demand number or the receipt number; the refund's voucher number (REFUND, REFUND_INTEREST); empty for CANCELLATION.",
     example: 'RCT/26-27/00042',
   })
   documentNumber: string;
