@@ -183,6 +183,13 @@ const history = fc
       }));
       d.receipts.forEach((r, k) => {
         const split = splits[r.split % splits.length];
+        // A demand is cancelled only once none of its receipts is ACTIVE: each was received and
+        // left ACTIVE by the cancel's date (a booking's cancellation, which keeps them, is not
+        // generated here).
+        const cancelDay = d.cancelAfter === null ? null : d.date + d.cancelAfter;
+        const received = cancelDay === null ? r.date : Math.min(r.date, cancelDay);
+        const leftAfter =
+          cancelDay === null ? r.leftAfter : Math.min(r.leftAfter ?? 0, cancelDay - received);
         rs.push(
           receipt({
             id: `${id}r${k}`,
@@ -191,10 +198,10 @@ const history = fc
             demand: id,
             dueDate: day(d.date + d.dueIn),
             payerId: split.payerId,
-            date: day(r.date),
+            date: day(received),
             amount: (r.paise / 100).toFixed(2),
-            status: r.leftAfter === null ? 'ACTIVE' : 'CANCELLED',
-            statusChangedOn: r.leftAfter === null ? null : day(r.date + r.leftAfter),
+            status: leftAfter === null ? 'ACTIVE' : 'CANCELLED',
+            statusChangedOn: leftAfter === null ? null : day(received + leftAfter),
           }),
         );
       });

@@ -371,7 +371,10 @@ export function buildLedger(records: LedgerRecords, period: LedgerPeriod): Ledge
   }
   const outstanding = demanded - received;
   // Once cancelled, nothing is overdue or due: what remains is the refund the developer owes.
-  const cancelled = records.cancellation != null && records.cancellation.cancelledOn <= period.asOf;
+  const cancelled =
+    records.cancellation !== undefined &&
+    records.cancellation !== null &&
+    records.cancellation.cancelledOn <= period.asOf;
   return {
     from,
     to: period.to,
