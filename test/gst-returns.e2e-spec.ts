@@ -9,8 +9,8 @@ import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
 
 /**
- * GSTR-1 (docs/returns-and-books.md, contract §15.1) through the API: the worked month with its
- * figures derived from §13 (every one written here, nothing read from outside the repository),
+ * GSTR-1 (docs/returns-and-books.md) through the API: the worked month with its figures derived
+ * from the tax rule of docs/gst.md (every one written here, nothing read from outside the repository),
  * the workbook and its reconciliation, tenants kept apart, the refusals, and a document tampered
  * with in the database refusing the file.
  */
@@ -126,7 +126,7 @@ describe('GSTR-1: GET /gst/gstr1', () => {
       key = await gstTenant();
       // D: a STANDARD booking invoiced in September (6,00,000.00: land 2,00,000.00, taxable
       // 4,00,000.00, CGST 15,000.00 + SGST 15,000.00, gross 6,30,000.00) and cancelled unpaid in
-      // October (§7.5): its credit note is dated the cancel day, 28 October.
+      // October (POST /bookings/{id}/cancel): its credit note is dated the cancel day, 28 October.
       const cancelled = await booking(key);
       const september = await demand(key, cancelled.id, 600000, '2026-09-20');
       numbers.september = september.invoice!.number;
@@ -206,7 +206,7 @@ describe('GSTR-1: GET /gst/gstr1', () => {
       });
     });
 
-    it('JSON: every table of the month, figures from §13, in the offline-tool layout', async () => {
+    it('JSON: every table of the month, figures from the tax rule, in the offline-tool layout', async () => {
       const res = await gstr1(key, 'period=2026-10');
       expect([res.status, res.body.code]).toEqual([200, undefined]);
       expect(res.headers['content-type']).toMatch(/^application\/json/);

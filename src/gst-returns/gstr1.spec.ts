@@ -52,7 +52,7 @@ function doc(
 }
 
 /**
- * The worked month of docs/returns-and-books.md (October 2026), as §13 taxes it: a STANDARD
+ * The worked month of docs/returns-and-books.md (October 2026), as docs/gst.md taxes it: a STANDARD
  * invoice of 10,00,000.00, an AFFORDABLE one of 4,00,000.00, one of 20,00,000.00 to a buyer with
  * a GSTIN, an INTEREST demand of 8,917.81 taxed as its principal, and the credit note of a
  * booking cancelled in October whose invoice of 6,00,000.00 was dated in September; plus
