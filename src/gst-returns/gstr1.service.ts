@@ -9,7 +9,7 @@ import { refuseInvalidQuery } from '@/http/cursor-query';
 import { Clock } from '@/platform/clock/clock';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
 import { GSTR1_INCONSISTENT } from './gst-returns.errors';
-import { buildGstr1, Gstr1Document, Gstr1Input, Gstr1Line } from './gstr1';
+import { buildGstr1, Gstr1Document, Gstr1Input, Gstr1Line, Gstr1Return } from './gstr1';
 import { gstr1Problems } from './gstr1-checks';
 import { Gstr1Json, gstr1Json } from './gstr1-json';
 import { Gstr1Format, parseGstr1Query, XLSX_MEDIA_TYPE } from './gstr1-query';
@@ -125,7 +125,7 @@ export class Gstr1Service {
   private async answer(
     format: Gstr1Format,
     input: Gstr1Input,
-    ret: ReturnType<typeof buildGstr1>,
+    ret: Gstr1Return,
   ): Promise<Gstr1Json | StreamableFile> {
     if (format === 'json') return gstr1Json(ret);
     const bytes = await this.spreadsheets.workbook(gstr1Sheets(input, ret));
