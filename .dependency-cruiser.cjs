@@ -20,6 +20,9 @@ const LAYERS = [
   // The statement of account: its own ledger statement, interest's figures, printed by documents
   // and written by exports' XLSX writer, so it sits above all three.
   ['statements'],
+  // The GST returns (GSTR-1) made from the tax invoices and credit notes: written by exports'
+  // XLSX writer, the filer's GSTIN from gst-settings.
+  ['gst-returns'],
   // Features over the records: printed documents, files, cancellations, operations.
   ['documents'],
   ['exports'],

@@ -45,6 +45,7 @@ import { BankModule } from '@/bank/bank.module';
 import { StatementsModule } from '@/statements/statements.module';
 import { LettersModule } from '@/letters/letters.module';
 import { GstSettingsModule } from '@/gst-settings/gst-settings.module';
+import { GstReturnsModule } from '@/gst-returns/gst-returns.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -116,6 +117,7 @@ export class AppModule {
         StatementsModule,
         LettersModule,
         GstSettingsModule,
+        GstReturnsModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

@@ -18,6 +18,7 @@ const ROOMS = [
   'events',
   'exports',
   'gst',
+  'gst-returns',
   'gst-settings',
   'health',
   'housekeeping',

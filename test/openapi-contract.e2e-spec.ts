@@ -205,6 +205,17 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call(one, invoice(`/credit-notes/${id}?format=json`))).status).toBe(200);
     expect((await call(one, invoice(`/credit-notes/${id}`))).status).toBe(200);
     expect((await call(one, invoice(`/credit-notes/${id}?format=json`, tenant))).status).toBe(404);
+    // GSTR-1 of this month: the invoice and its credit note.
+    const gstr1 = 'GET /gst/gstr1';
+    const period = `period=${(demand.invoice as { date: string }).date.slice(0, 7)}`;
+    const json = await call(gstr1, invoice(`/gst/gstr1?${period}`));
+    expect([json.status, (json.body as { doc_issue?: unknown }).doc_issue]).toEqual([
+      200,
+      expect.anything(),
+    ]);
+    const xlsx = invoice(`/gst/gstr1?${period}&format=xlsx`).buffer(true);
+    expect((await call(gstr1, xlsx)).status).toBe(200);
+    expect((await call(gstr1, invoice('/gst/gstr1?period=2026-13'))).status).toBe(400);
   });
 
   it('demands: 201, 200, 404 (unknown and another tenant), 422', async () => {

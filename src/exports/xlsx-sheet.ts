@@ -10,9 +10,10 @@ import { guardFormula } from './receipt-export-rows';
 
 /**
  * `text` (guarded: guardFormula), `money` (numeric text such as `150000.00`, written as a number
- * with the format 0.00), `date` (`YYYY-MM-DD`, a date cell), `datetime` (an ISO 8601 instant).
+ * with the format 0.00), `number` (numeric text such as `7.5` or `12`, a number in the General
+ * format), `date` (`YYYY-MM-DD`, a date cell), `datetime` (an ISO 8601 instant).
  */
-export type XlsxCellType = 'text' | 'money' | 'date' | 'datetime';
+export type XlsxCellType = 'text' | 'money' | 'number' | 'date' | 'datetime';
 
 export interface XlsxColumn {
   key: string;
@@ -38,6 +39,7 @@ export type XlsxRecord = Readonly<Record<string, string | null>>;
 const FORMATS: Readonly<Record<XlsxCellType, string | undefined>> = {
   text: undefined,
   money: '0.00',
+  number: undefined,
   date: 'yyyy-mm-dd',
   datetime: 'yyyy-mm-dd hh:mm:ss',
 };
@@ -65,6 +67,7 @@ function cell(type: XlsxCellType, value: string | null): unknown {
   if (value === null) return null;
   switch (type) {
     case 'money':
+    case 'number':
       // numeric(18,2) text: at most 15 significant digits, so the double is the exact decimal.
       return Number(value);
     case 'date':
@@ -76,64 +79,85 @@ function cell(type: XlsxCellType, value: string | null): unknown {
   }
 }
 
+/** One worksheet of a workbook and its rows. */
+export interface XlsxSheetRows {
+  sheet: XlsxSheet;
+  rows: AsyncIterable<XlsxRecord> | Iterable<XlsxRecord>;
+}
+
 /**
  * Writes `rows` as the one worksheet of an XLSX file to `stream`, which it ends. exceljs writes
  * without back-pressure, so every DRAIN_EVERY rows it waits for the stream to drain (or close).
  */
-export async function writeXlsxSheet(
+export function writeXlsxSheet(
   stream: Writable,
   sheet: XlsxSheet,
   rows: AsyncIterable<XlsxRecord> | Iterable<XlsxRecord>,
+): Promise<void> {
+  return writeXlsxWorkbook(stream, [{ sheet, rows }]);
+}
+
+/** The same for several worksheets, in the order given (names unique, at most 31 characters). */
+export async function writeXlsxWorkbook(
+  stream: Writable,
+  sheets: readonly XlsxSheetRows[],
 ): Promise<void> {
   // Loaded on the first XLSX, not at boot: ~28 MB of memory most processes never use.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ExcelJS = require('exceljs') as typeof ExcelJSModule;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-  const worksheet = workbook.addWorksheet(sheet.name);
-  const preamble = sheet.preamble ?? [];
-  worksheet.columns = sheet.columns.map((c) => {
-    const numFmt = FORMATS[c.type];
-    return {
-      // With a preamble the headings are a row of their own below it.
-      header: preamble.length > 0 ? undefined : (c.header ?? c.key),
-      key: c.key,
-      width: c.width,
-      style: numFmt ? { numFmt } : {},
-    };
-  });
-  if (preamble.length > 0) {
-    for (const [label, value] of preamble) {
-      const row = worksheet.addRow([guardFormula(label), guardFormula(value)]);
-      // The columns' number formats are for the table's cells, not these.
-      row.eachCell((c) => (c.numFmt = '@'));
-      row.commit();
+  for (const { sheet, rows } of sheets) {
+    const worksheet = workbook.addWorksheet(sheet.name);
+    const preamble = sheet.preamble ?? [];
+    worksheet.columns = sheet.columns.map((c) => {
+      const numFmt = FORMATS[c.type];
+      return {
+        // With a preamble the headings are a row of their own below it.
+        header: preamble.length > 0 ? undefined : (c.header ?? c.key),
+        key: c.key,
+        width: c.width,
+        style: numFmt ? { numFmt } : {},
+      };
+    });
+    if (preamble.length > 0) {
+      for (const [label, value] of preamble) {
+        const row = worksheet.addRow([guardFormula(label), guardFormula(value)]);
+        // The columns' number formats are for the table's cells, not these.
+        row.eachCell((c) => (c.numFmt = '@'));
+        row.commit();
+      }
+      worksheet.addRow([]).commit();
+      worksheet.addRow(sheet.columns.map((c) => c.header ?? c.key)).commit();
     }
-    worksheet.addRow([]).commit();
-    worksheet.addRow(sheet.columns.map((c) => c.header ?? c.key)).commit();
-  }
-  let written = 0;
-  for await (const row of rows) {
-    const cells: Record<string, unknown> = {};
-    for (const c of sheet.columns) cells[c.key] = cell(c.type, row[c.key] ?? null);
-    worksheet.addRow(cells).commit();
-    if (++written % DRAIN_EVERY === 0 && stream.writableNeedDrain) {
-      await drained(stream);
+    let written = 0;
+    for await (const row of rows) {
+      const cells: Record<string, unknown> = {};
+      for (const c of sheet.columns) cells[c.key] = cell(c.type, row[c.key] ?? null);
+      worksheet.addRow(cells).commit();
+      if (++written % DRAIN_EVERY === 0 && stream.writableNeedDrain) {
+        await drained(stream);
+      }
     }
+    worksheet.commit();
   }
-  worksheet.commit();
   await workbook.commit();
 }
 
 /** The same, as the bytes of the file: for a sheet small enough to hold in memory. */
-export async function xlsxBytes(
+export function xlsxBytes(
   sheet: XlsxSheet,
   rows: AsyncIterable<XlsxRecord> | Iterable<XlsxRecord>,
 ): Promise<Buffer> {
+  return xlsxWorkbookBytes([{ sheet, rows }]);
+}
+
+/** Several worksheets as the bytes of one file: for sheets small enough to hold in memory. */
+export async function xlsxWorkbookBytes(sheets: readonly XlsxSheetRows[]): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = once(out, 'end');
-  await writeXlsxSheet(out, sheet, rows);
+  await writeXlsxWorkbook(out, sheets);
   await ended;
   return Buffer.concat(chunks);
 }
