@@ -4,6 +4,8 @@ import { Clock } from '@/platform/clock/clock';
 import { get, post, split } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
+import { pdfText } from './support/pdf-text';
+import { binaryBody } from './support/binary-body';
 
 /**
  * Cancelling a booking that has been paid for (docs/cancellation.md): the policy, the quote's
@@ -548,6 +550,25 @@ describe('cancelling a paid-for booking', () => {
     expect(a(d.refund)).toBe(1000000 - 160000);
     expect([barred.body.creditNotes, barred.body.creditNote]).toEqual([[], null]);
     expect(a(barred.body.taxToClaim)).toBe(42000);
+
+    // The letter tells a buyer without a GSTIN how to claim it; one inside the window does not.
+    const letter = await get(t, key, `/cancellations/${barred.body.id}/letter?format=json`);
+    expect(letter.status).toBe(200);
+    expect(letter.body.claimNote).toContain('Circular No. 188/20/2022-GST');
+    const pdf = await request(t.server)
+      .get(`/cancellations/${barred.body.id}/letter`)
+      .set(as(key))
+      .buffer(true)
+      .parse(binaryBody);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = await pdfText(pdf.body as Buffer);
+    expect(text).toContain('CANCELLATION OF ALLOTMENT');
+    expect(text).toContain('188/20/2022-GST');
+    const okLetter = await get(t, key, `/cancellations/${ok.body.id}/letter?format=json`);
+    expect([okLetter.body.claimNote, okLetter.body.creditNotes]).toEqual([
+      null,
+      [ok.body.creditNotes[0].number],
+    ]);
   });
 
   it('an INTEREST demand is kept when the buyer withdraws, and refunded when the developer is at fault', async () => {

@@ -218,6 +218,113 @@ describe('live responses match the committed OpenAPI document', () => {
     expect((await call(gstr1, invoice('/gst/gstr1?period=2026-13'))).status).toBe(400);
   });
 
+  it('cancellations: policy, quote, cancel, refund, queue and letter (200/201, 400, 404, 409, 412, 422)', async () => {
+    const desk = (await t.createTenant()).key;
+    const policy = await call(
+      'GET /tenant/cancellation-policy',
+      http().get('/tenant/cancellation-policy').set(as(desk)),
+    );
+    expect(policy.status).toBe(200);
+    expect(
+      (await call('GET /tenant/cancellation-policy', http().get('/tenant/cancellation-policy')))
+        .status,
+    ).toBe(401);
+    const putPolicy = (body: object, ifMatch?: string) => {
+      const req = http().put('/tenant/cancellation-policy').set(as(desk));
+      if (ifMatch) req.set('If-Match', ifMatch);
+      return req.send(body);
+    };
+    expect(
+      (
+        await call(
+          'PUT /tenant/cancellation-policy',
+          putPolicy({ refundDays: 30 }, policy.headers.etag),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          'PUT /tenant/cancellation-policy',
+          putPolicy({ refundDays: 45 }, policy.headers.etag),
+        )
+      ).status,
+    ).toBe(412);
+    expect((await call('PUT /tenant/cancellation-policy', putPolicy({ rule: 'X' }))).status).toBe(
+      400,
+    );
+    const history = 'GET /tenant/cancellation-policy/history';
+    expect((await call(history, http().get('/tenant/cancellation-policy/history'))).status).toBe(
+      401,
+    );
+    expect(
+      (await call(history, http().get('/tenant/cancellation-policy/history').set(as(desk)))).status,
+    ).toBe(200);
+
+    const booking = await createBooking(t, desk, { agreementValue: 8000000 });
+    const noValue = await createBooking(t, desk);
+    const demand = await createDemand(t, desk, { booking: booking.id, splits: [split(1000)] });
+    await http()
+      .post('/receipts')
+      .set(as(desk))
+      .send(receiptBody(demand.splits[0].id, { amount: 1000 }));
+    const quote = 'GET /bookings/{id}/cancellation-quote';
+    const q = (id: string, query = '') =>
+      http().get(`/bookings/${id}/cancellation-quote${query}`).set(as(desk));
+    expect((await call(quote, q(booking.id))).status).toBe(200);
+    expect((await call(quote, q(booking.id, '?requestedOn=x'))).status).toBe(400);
+    expect((await call(quote, q(noValue.id))).status).toBe(422);
+    expect(
+      (await call(quote, http().get(`/bookings/${booking.id}/cancellation-quote`).set(as(tenant))))
+        .status,
+    ).toBe(404);
+    const of = 'GET /bookings/{id}/cancellation';
+    expect(
+      (await call(of, http().get(`/bookings/${booking.id}/cancellation`).set(as(desk)))).status,
+    ).toBe(404);
+    const post = 'POST /bookings/{id}/cancellations';
+    const cancel = (id: string, initiatedBy = 'BUYER') =>
+      http()
+        .post(`/bookings/${id}/cancellations`)
+        .set(as(desk))
+        .send({ reason: 'Possession late', initiatedBy });
+    const created = await call(post, cancel(booking.id, 'PROMOTER_DEFAULT'));
+    expect(created.status).toBe(201);
+    expect((await call(post, cancel(booking.id))).status).toBe(409);
+    expect((await call(post, cancel(noValue.id))).status).toBe(422);
+    const id = (created.body as { id: string }).id;
+    expect(
+      (await call(of, http().get(`/bookings/${booking.id}/cancellation`).set(as(desk)))).status,
+    ).toBe(200);
+    const one = 'GET /cancellations/{id}';
+    expect((await call(one, http().get(`/cancellations/${id}`).set(as(desk)))).status).toBe(200);
+    expect((await call(one, http().get(`/cancellations/${id}`).set(as(tenant)))).status).toBe(404);
+    const letter = 'GET /cancellations/{id}/letter';
+    expect(
+      (await call(letter, http().get(`/cancellations/${id}/letter?format=json`).set(as(desk))))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(letter, http().get(`/cancellations/${id}/letter`).set(as(desk)).buffer(true)))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(letter, http().get(`/cancellations/${id}/letter?format=x`).set(as(desk)))).status,
+    ).toBe(400);
+    const queue = 'GET /refunds';
+    expect((await call(queue, http().get('/refunds').set(as(desk)))).status).toBe(200);
+    expect((await call(queue, http().get('/refunds?status=LATE').set(as(desk)))).status).toBe(400);
+    const refund = 'POST /cancellations/{id}/refund';
+    const pay = (mode: string) =>
+      http()
+        .post(`/cancellations/${id}/refund`)
+        .set(as(desk))
+        .send({ paidOn: created.body.cancelledOn, paymentMode: mode, transactionRef: 'UTR1' });
+    expect((await call(refund, pay('TDS'))).status).toBe(400);
+    expect((await call(refund, pay('NEFT'))).status).toBe(200);
+    expect((await call(refund, pay('NEFT'))).status).toBe(409);
+  });
+
   it('demands: 201, 200, 404 (unknown and another tenant), 422', async () => {
     const booking = await createBooking(t, tenant);
     const created = await call(

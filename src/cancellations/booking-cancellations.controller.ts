@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { TenantContext } from '@/common/tenant-context';
 import { BOOKING_NOT_FOUND } from '@/bookings/bookings.errors';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
@@ -21,7 +28,13 @@ import {
   INITIATED_BY,
   RefundRequest,
 } from './dto/booking-cancellation.request';
-import { CancellationQuoteView, CancellationView, RefundQueuePage } from './dto/cancellation.view';
+import {
+  CancellationQuoteView,
+  CancellationView,
+  CreditNoteFiguresView,
+  InvoiceRefView,
+  RefundQueuePage,
+} from './dto/cancellation.view';
 
 const BOOKING_ALREADY_CANCELLED = {
   ...ALREADY_CANCELLED,
@@ -32,6 +45,7 @@ const FIGURES =
   'Per demand not already cancelled, from its ACTIVE receipts: paid, paidTax = round(paid x tax / grossAmount), paidConsideration. The deduction = min(cap, paid consideration of CONSTRUCTION demands), 0 for PROMOTER_DEFAULT, kept from CONSTRUCTION demands oldest first; INTEREST demands are kept for BUYER and refunded for PROMOTER_DEFAULT; OTHER_CHARGES are refunded. keptTax = the GST of what is retained; each credit = invoiced less kept; an invoice past its section 34 window is timeBarred (no credit: its paid tax less keptTax is taxToClaim). refundDueDate = requestedOn + refundDays; byPayer shares the refund in proportion to what each payer paid (docs/cancellation.md).';
 
 @ApiTags('cancellations')
+@ApiExtraModels(InvoiceRefView, CreditNoteFiguresView)
 @Controller()
 export class BookingCancellationsController {
   constructor(private readonly cancellations: BookingCancellationsService) {}

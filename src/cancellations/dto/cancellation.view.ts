@@ -224,8 +224,8 @@ export class RefundView {
   })
   paidAmount: MoneyView | null;
   @ApiProperty({
-    description: 'How it was paid; null while DUE or when there was nothing to pay.',
-    enum: REFUND_PAYMENT_MODES,
+    description: `How it was paid (${REFUND_PAYMENT_MODES.join(', ')}); null while DUE or when there was nothing to pay.`,
+    type: 'string',
     nullable: true,
     example: null,
   })
