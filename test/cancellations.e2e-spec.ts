@@ -314,6 +314,29 @@ describe('cancelling a paid-for booking', () => {
         transactionRef: 'UTR2',
       });
       expect([twice.status, twice.body.code]).toEqual([409, 'REFUND_ALREADY_PAID']);
+      const events = await get(
+        t,
+        key,
+        '/events?after=0&limit=500&type=booking.cancelled,demand.cancelled,credit-note.issued,refund.paid',
+      );
+      const types = (events.body.events as { type: string; data: Record<string, unknown> }[]).map(
+        (e) => e.type,
+      );
+      expect(types).toEqual([
+        'credit-note.issued',
+        'booking.cancelled',
+        'demand.cancelled',
+        'demand.cancelled',
+        'demand.cancelled',
+        'refund.paid',
+      ]);
+      const data = (events.body.events as { data: Record<string, unknown> }[]).map((e) => e.data);
+      expect(data[1]).toMatchObject({
+        id: example.booking,
+        status: 'CANCELLED',
+        cancellation: { id: cancellation.id },
+      });
+      expect(data[5]).toMatchObject({ id: cancellation.id, refund: { status: 'PAID' } });
       const paid = await get(t, key, '/refunds?status=PAID');
       expect(paid.body.totalElements).toBe(1);
       expect((await get(t, key, '/refunds')).body.totalElements).toBe(0);
