@@ -34,7 +34,7 @@ describe('the demo-gst tenant', () => {
     expect([gst.body.enabled, gst.body.stateCode]).toEqual([true, '27']);
     const bookings = await request(t.server).post('/bookings/search?size=50').set(as(key)).send([]);
     const classes = (bookings.body.content as { gstClass: string }[]).map((b) => b.gstClass).sort();
-    expect(classes).toEqual(['AFFORDABLE', 'EXEMPT', 'STANDARD']);
+    expect(classes).toEqual(['AFFORDABLE', 'EXEMPT', 'STANDARD', 'STANDARD', 'STANDARD']);
 
     const res = await request(t.server).post('/demands/search?size=50').set(as(key)).send([]);
     const demands = res.body.content as Demand[];
@@ -42,12 +42,31 @@ describe('the demo-gst tenant', () => {
     expect(demands.filter((d) => d.demandType === 'INTEREST' && d.tax)).toHaveLength(1);
     // The EXEMPT booking's construction demand is untaxed.
     expect(demands.filter((d) => d.tax === null)).toHaveLength(1);
-    expect(demands.filter((d) => d.status === 'CANCELLED')).toHaveLength(1);
+    // The one raised in error, and the two of the bookings cancelled after payment.
+    expect(demands.filter((d) => d.status === 'CANCELLED')).toHaveLength(3);
     for (const d of demands.filter((x) => x.tax)) {
       const invoice = await get(t, key, `/demands/${d.id}/invoice?format=json`);
       expect([invoice.status, invoice.body.number]).toEqual([200, d.invoice?.number]);
     }
     const notes = await get(t, key, '/credit-notes');
-    expect(notes.body.totalElements).toBe(1);
+    expect(notes.body.totalElements).toBe(3);
+  });
+
+  it('has one refund due and one paid late, with interest', async () => {
+    const due = await get(t, key, '/refunds?status=DUE');
+    expect(due.body.content).toEqual([
+      expect.objectContaining({ buyerName: 'Rohan Mehta', status: 'DUE', daysOverdue: 0 }),
+    ]);
+    const paid = await get(t, key, '/refunds?status=PAID');
+    expect(paid.body.content).toEqual([
+      expect.objectContaining({ buyerName: 'Kavya Reddy', status: 'PAID', daysOverdue: 35 }),
+    ]);
+    const [late] = paid.body.content as {
+      cancellation: string;
+      interestToday: { amount: number };
+    }[];
+    expect(late.interestToday.amount).toBeGreaterThan(0);
+    const letter = await get(t, key, `/cancellations/${late.cancellation}/letter?format=json`);
+    expect(letter.body.refundNote).toContain('with interest');
   });
 });

@@ -3,7 +3,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
 import { BookingsService } from '@/bookings/bookings.service';
+import { BookingCancellationsService } from '@/cancellations/booking-cancellations.service';
 import { CancellationsService } from '@/cancellations/cancellations.service';
+import { TenantContext } from '@/common/tenant-context';
 import { DemandsService } from '@/demands/demands.service';
 import { CreateDemandRequest } from '@/demands/dto/create-demand.request';
 import { GstSettingsService } from '@/gst-settings/gst-settings.service';
@@ -25,7 +27,8 @@ export const DEMO_GST_TENANT = { key: 'demo-gst', name: 'Lakeshore Estates LLP' 
  * The third demo tenant, registered for GST (docs/gst.md): three bookings, one of each class
  * (STANDARD, AFFORDABLE, EXEMPT), taxed construction instalments with their tax invoices, an
  * OTHER_CHARGES demand, part payments, an interest demand taxed as its principal, and a demand
- * cancelled with its credit note. Written by the API's own services in the seed's transaction,
+ * cancelled with its credit note, and two bookings cancelled after payment (one refund due, one
+ * refunded late). Written by the API's own services in the seed's transaction,
  * so numbers, invoices, events and history are what the API would have made. `demo` and `demo-b`
  * stay untaxed.
  */
@@ -150,5 +153,60 @@ export async function seedDemoGst(
   await app
     .get(InterestService)
     .raiseDemand(context, standard.id, { asOf: day(-1), dueDate: day(15) });
+  await seedCancellations(app, context, day, raise, book);
   await outbox.flush(context);
+}
+
+/**
+ * Two buyers who walked away (docs/cancellation.md): one cancelled today on a request of ten
+ * days ago, its refund due in 35 days; one whose request is 80 days old, so its refund (due 45
+ * days after the request) is paid today, 35 days late, with interest.
+ */
+async function seedCancellations(
+  app: INestApplicationContext,
+  context: TenantContext,
+  day: (offset: number) => string,
+  raise: (
+    booking: string,
+    payerId: string,
+    amount: number,
+    extra: Partial<CreateDemandRequest> & { demandDate: string; dueDate: string },
+  ) => Promise<{ splits: { id: string }[] }>,
+  book: (buyerName: string, extra: Record<string, unknown>) => Promise<{ id: string }>,
+): Promise<void> {
+  const receipts = app.get(ReceiptWritesService);
+  const cancellations = app.get(BookingCancellationsService);
+  const walkAway = async (buyerName: string, unitName: string, requestedAgo: number) => {
+    const payerId = randomUUID();
+    const booking = await book(buyerName, {
+      unitName,
+      agreementValue: 8_000_000,
+      carpetAreaSqm: 92,
+      allotmentDate: day(-200),
+    });
+    const slab = await raise(booking.id, payerId, 800_000, {
+      demandDate: day(-180),
+      dueDate: day(-165),
+      remarks: 'Booking amount',
+    });
+    await receipts.record(context, {
+      demandSplit: slab.splits[0].id,
+      amount: 840_000,
+      paymentMode: 'NEFT',
+      transactionRef: `ICICN${randomUUID().slice(0, 12).toUpperCase()}`,
+      receivedDate: day(-170),
+    });
+    return cancellations.cancel(context, booking.id, {
+      requestedOn: day(-requestedAgo),
+      initiatedBy: 'BUYER',
+      reason: 'Buyer withdrew: relocating',
+    });
+  };
+  await walkAway('Rohan Mehta', 'Tower D – 1101', 10);
+  const late = await walkAway('Kavya Reddy', 'Tower D – 1204', 80);
+  await cancellations.payRefund(context, late.id, {
+    paidOn: day(0),
+    paymentMode: 'NEFT',
+    transactionRef: 'HDFCR52026112800001',
+  });
 }
