@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a receipt.
-         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch the line first. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 409 RECEIPT_REALISED, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description The receipt keeps its number and stays searchable with status CANCELLED; statusReason, statusChangedOn (today in the tenant's zone) and statusChangedBy record the cancel. Its amount is taken off the split's paidAmount and the demand's receivedAmount and their statuses move back. Another tenant's receipt is 404; one already cancelled, or bounced, is 409; one realised (matched to a bank statement line) is 409 RECEIPT_REALISED: unmatch the line first. A receipt of a cancelled booking (its refund counts it) is 409 BOOKING_CANCELLED. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_ACTIVE, 409 RECEIPT_REALISED, 409 BOOKING_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_cancel"];
         delete?: never;
@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a cheque or demand draft bounced.
-         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. With bankLine (the debit statement line that returned it), that line becomes MATCHED to the receipt with rule RETURN. A failed bounce changes nothing. Errors: 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 404 RETURN_LINE_NOT_FOUND, 409 RETURN_LINE_NOT_MATCHABLE, 422 IDEMPOTENCY_KEY_REUSED.
+         * @description The receipt becomes BOUNCED, keeps its number and stays searchable; statusReason, statusChangedOn (= bouncedOn) and statusChangedBy record it. Its amount leaves the split and the demand exactly as on cancel. With charges, a MANUAL demand for them is raised in the same transaction on the same booking (one split to the same payer, due bouncedOn, numbered like any demand) and returned as chargesDemand. Only an ACTIVE receipt paid by CHEQUE or DEMAND_DRAFT can bounce, not before its receivedDate; another tenant's receipt is 404. With bankLine (the debit statement line that returned it), that line becomes MATCHED to the receipt with rule RETURN. A receipt of a cancelled booking is 409 BOOKING_CANCELLED. A failed bounce changes nothing. Errors: 409 BOOKING_CANCELLED, 404 RECEIPT_NOT_FOUND, 409 RECEIPT_NOT_BOUNCEABLE, 409 RECEIPT_NOT_ACTIVE, 409 NUMBERING_EXHAUSTED, 422 BOUNCE_BEFORE_RECEIPT, 404 RETURN_LINE_NOT_FOUND, 409 RETURN_LINE_NOT_MATCHABLE, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["ReceiptsController_bounce"];
         delete?: never;
@@ -466,6 +466,170 @@ export interface paths {
          * @description The booking, its demands and their splits become CANCELLED in one transaction; they keep their numbers, stay readable, and the booking takes no new demands (409 BOOKING_CANCELLED). Another tenant's booking is not found. A booking with any ACTIVE receipt under it cannot be cancelled (cancelled and bounced receipts do not block). A refused cancel changes nothing. Errors: 404 BOOKING_NOT_FOUND, 409 BOOKING_HAS_RECEIPTS, 409 ALREADY_CANCELLED, 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["CancellationsController_cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/cancellation-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's cancellation policy (with an ETag).
+         * @description Until the first PUT: the defaults (MAHARERA_2022, percent 10, no bands, refundDays 45). The response carries an ETag; send it back as If-Match on PUT.
+         */
+        get: operations["CancellationPolicyController_get"];
+        /**
+         * Replace the cancellation policy.
+         * @description Replaces the policy: a field left out (or null) takes its default; unknown fields are refused. 400 VALIDATION_FAILED for an unknown rule, a percent outside 0 to 100 or with more than two decimals, refundDays outside 1 to 365, or bands that are not 1 to 10 with the first fromDay 0 and fromDay strictly increasing (BANDS requires them). Send If-Match with the ETag of a GET (412 on mismatch). Cancellations made before keep their frozen figures. Each change is kept in the history and written as a cancellation-policy.updated event; a PUT that changes nothing stores nothing. Errors: 412 CANCELLATION_POLICY_CHANGED.
+         */
+        put: operations["CancellationPolicyController_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenant/cancellation-policy/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every stored version of the cancellation policy, newest first, with who and when.
+         * @description Empty until the first change (the defaults are not a stored version).
+         */
+        get: operations["CancellationPolicyController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/cancellation-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What cancelling the booking would keep, credit and refund (changes nothing).
+         * @description The figures of a cancellation made today: every ACTIVE receipt counts and section 34 windows are judged on today. requestedOn (default today; not after today nor before the bookingDate) dates the days since allotment and the refund's due date. Per demand not already cancelled, from its ACTIVE receipts: paid, paidTax = round(paid x tax / grossAmount), paidConsideration. The deduction = min(cap, paid consideration of CONSTRUCTION demands), 0 for PROMOTER_DEFAULT, kept from CONSTRUCTION demands oldest first; INTEREST demands are kept for BUYER and refunded for PROMOTER_DEFAULT; OTHER_CHARGES are refunded. keptTax = the GST of what is retained; each credit = invoiced less kept; an invoice past its section 34 window is timeBarred (no credit: its paid tax less keptTax is taxToClaim). refundDueDate = requestedOn + refundDays; byPayer shares the refund in proportion to what each payer paid (docs/cancellation.md). A BUYER cancellation of a booking without agreementValue is 422 AGREEMENT_VALUE_REQUIRED; a cancelled booking is 409. Errors: 400 VALIDATION_FAILED, 404 BOOKING_NOT_FOUND, 409 ALREADY_CANCELLED, 422 AGREEMENT_VALUE_REQUIRED.
+         */
+        get: operations["BookingCancellationsController_quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/cancellations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking that has been paid for: forfeiture, credit notes, refund due.
+         * @description In one transaction: the quote's figures are frozen (cancelledOn today), the booking, its demands and splits become CANCELLED (receipts stay ACTIVE: they were paid), credit notes are issued (one per financial year of the invoices, crediting the invoiced tax less the tax of what is kept), and the refund falls due on refundDueDate. Per demand not already cancelled, from its ACTIVE receipts: paid, paidTax = round(paid x tax / grossAmount), paidConsideration. The deduction = min(cap, paid consideration of CONSTRUCTION demands), 0 for PROMOTER_DEFAULT, kept from CONSTRUCTION demands oldest first; INTEREST demands are kept for BUYER and refunded for PROMOTER_DEFAULT; OTHER_CHARGES are refunded. keptTax = the GST of what is retained; each credit = invoiced less kept; an invoice past its section 34 window is timeBarred (no credit: its paid tax less keptTax is taxToClaim). refundDueDate = requestedOn + refundDays; byPayer shares the refund in proportion to what each payer paid (docs/cancellation.md). A refund of 0 (nothing paid, or everything kept) is PAID on cancelledOn with no interest and no voucher. Afterwards the booking's receipts cannot be cancelled or bounced (409 BOOKING_CANCELLED); from cancelledOn it owes nothing and accrues no interest. Two cancellations of one booking at once create one (the other is 409 ALREADY_CANCELLED). Events: booking.cancelled (with the cancellation), demand.cancelled per demand, credit-note.issued per note. Errors: 404 BOOKING_NOT_FOUND, 409 ALREADY_CANCELLED, 422 AGREEMENT_VALUE_REQUIRED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BookingCancellationsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The booking's cancellation.
+         * @description 404 CANCELLATION_NOT_FOUND when it has none (not cancelled, or cancelled unpaid by POST /bookings/{id}/cancel). Another tenant's booking has none. Errors: 404 CANCELLATION_NOT_FOUND.
+         */
+        get: operations["BookingCancellationsController_ofBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cancellations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One cancellation, with its credit notes and its refund.
+         * @description Another tenant's cancellation is 404 CANCELLATION_NOT_FOUND. Errors: 404 CANCELLATION_NOT_FOUND.
+         */
+        get: operations["BookingCancellationsController_findOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cancellations/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the refund of a cancellation, with its interest.
+         * @description Pays the whole refund at once, numbered from the refund series (RFD). interest: for BUYER, on the refund for each day after dueDate through paidOn (0 when paid by the due date); for PROMOTER_DEFAULT (RERA section 18), on every ACTIVE receipt's whole amount from the day after it was received through paidOn; the interest policy's dated rates per day with no grace days (a disabled policy: none), the exact sum rounded once. paidAmount = amount + interest. paidOn not after today nor before cancelledOn, else 400. CASH or OTHER for a paidAmount of 20,000.00 or more is 422 REFUND_MODE_NOT_ALLOWED (income-tax section 269T). A refund already PAID is 409 REFUND_ALREADY_PAID. The booking's ACTIVE receipts carry refundedOn = paidOn. Event: refund.paid. Errors: 404 CANCELLATION_NOT_FOUND, 409 REFUND_ALREADY_PAID, 422 REFUND_MODE_NOT_ALLOWED, 422 IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["BookingCancellationsController_payRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The refunds queue, oldest due first.
+         * @description status DUE (default: every unpaid refund), OVERDUE (due before today, unpaid) or PAID; page (default 0) and size (1..500, default 20). interestToday: for an unpaid refund, the interest owed if paid today; for a paid one, what was paid. daysOverdue: days past the due date (today, or the day paid), 0 when not late. Errors: 400 VALIDATION_FAILED.
+         */
+        get: operations["BookingCancellationsController_queue"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -572,6 +736,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cancellations/{id}/letter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cancellation letter (PDF or JSON).
+         * @description A4 CANCELLATION OF ALLOTMENT, dated the cancellation: the booking, the computation (paid, of which GST, the cap and its rule, the deduction and its GST, the GST credited with the credit note numbers, the refund) and the refund due date, or when and how it was paid. When GST paid can no longer be credited (taxToClaim > 0) and the buyer has no GSTIN, the sentence that they may claim it from the GST authorities under Circular 188/20/2022-GST with this letter. Another tenant's cancellation is 404. Errors: 400 VALIDATION_FAILED, 404 CANCELLATION_NOT_FOUND.
+         */
+        get: operations["CancellationLetterController_letter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -581,7 +765,7 @@ export interface paths {
         };
         /**
          * The tenant's events, in sequence order (a pull feed).
-         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
+         * @description Every change (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued, cancellation-policy.updated, refund.paid) is written as an event in the same transaction as the change, with data = the record as its GET returns it. Store nextAfter and send it back as after: you never miss or repeat an event, even while writes commit concurrently (sequences are assigned at commit, in commit order, so an event is readable only once every lower sequence is). Events older than EVENTS_RETENTION_DAYS (default 90) are purged: an after below the oldest kept event is 410 EVENTS_EXPIRED. A bad after, limit or type is 400 VALIDATION_FAILED naming it. Errors: 400 VALIDATION_FAILED, 410 EVENTS_EXPIRED.
          */
         get: operations["EventsController_list"];
         put?: never;
@@ -1180,6 +1364,26 @@ export interface paths {
          * @description Empty until the first change (the defaults are not a stored version).
          */
         get: operations["GstSettingsController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gst/gstr1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GSTR-1 of a month: the period's tax invoices and credit notes, ready to file.
+         * @description The tax invoices dated in the period (YYYY-MM, the tenant's dates) and the credit notes dated in it, as the GST portal's offline tool imports them (format=json; keys as India Compliance's GSTR-1 export writes them: b2b, b2cs, cdnr, nil, hsn with hsn_b2b and hsn_b2c, doc_issue; sections with nothing in them left out) or as a workbook (format=xlsx: one sheet per table with the offline tool's column headings, and a reconciliation sheet). Every amount is the documents' own, summed, never recomputed. b2b: invoices to a GSTIN, one item per rate; b2cs: the other invoices per (place of supply, rate), net of the credit notes to recipients without a GSTIN (a row may be negative); cdnr: credit notes to a GSTIN; nil: the untaxed demands of EXEMPT bookings (non-GST supplies); doc_issue: one range per numbering series. Before answering, the return is checked against its documents: every line's CGST and SGST within 0.01 of its taxable value at its rate; b2b + b2cs - cdnr equal to the invoices less the credit notes, exactly; the HSN summary equal to the same documents' totals, exactly; every document issued under the return's GSTIN. A failure is 422 GSTR1_INCONSISTENT naming the documents, never a partial file. A malformed period, one after the current month, or another format is 400 VALIDATION_FAILED. Only the tenant's own documents are read. Errors: 400 VALIDATION_FAILED, 422 GSTR1_INCONSISTENT.
+         */
+        get: operations["Gstr1Controller_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2466,6 +2670,12 @@ export interface components {
              * @example null
              */
             bankLine: string | null;
+            /**
+             * Format: date
+             * @description When the refund of its cancelled booking was paid (POST /cancellations/{id}/refund); null before, and for a booking not cancelled.
+             * @example null
+             */
+            refundedOn: string | null;
             /** @description Summary of the split paid. */
             demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
             /** @description Summary of its demand. */
@@ -2682,6 +2892,12 @@ export interface components {
              * @example null
              */
             bankLine: string | null;
+            /**
+             * Format: date
+             * @description When the refund of its cancelled booking was paid (POST /cancellations/{id}/refund); null before, and for a booking not cancelled.
+             * @example null
+             */
+            refundedOn: string | null;
             /** @description Summary of the split paid. */
             demandSplitMeta: components["schemas"]["DemandSplitMetaView"];
             /** @description Summary of its demand. */
@@ -2870,6 +3086,529 @@ export interface components {
              * @example Buyer withdrew from the booking
              */
             reason: string;
+        };
+        CancellationBandView: {
+            /**
+             * @description The first day since allotment the band covers.
+             * @example 31
+             */
+            fromDay: number;
+            /**
+             * @description The percent of agreementValue kept from that day.
+             * @example 1.5
+             */
+            percent: number;
+        };
+        CancellationPolicyView: {
+            /**
+             * @description How the cap on what the developer keeps is computed.
+             * @example MAHARERA_2022
+             * @enum {string}
+             */
+            rule: "MAHARERA_2022" | "PERCENT_OF_VALUE" | "BANDS";
+            /**
+             * @description PERCENT_OF_VALUE: the percent of agreementValue kept.
+             * @example 10
+             */
+            percent: number;
+            /**
+             * @description BANDS: the bands, fromDay ascending from 0 (empty for the other rules unless given).
+             * @example []
+             */
+            bands: components["schemas"]["CancellationBandView"][];
+            /**
+             * @description Days from requestedOn within which the refund is due.
+             * @example 45
+             */
+            refundDays: number;
+        };
+        CancellationBandRequest: {
+            /**
+             * @description The first day since allotment the band covers (0 for the first band; strictly increasing).
+             * @example 0
+             */
+            fromDay?: number;
+            /**
+             * @description What the developer may keep from that day: a percent of agreementValue.
+             * @example 1.5
+             */
+            percent?: number;
+        };
+        CancellationPolicyRequest: {
+            /**
+             * @description How the cap on what the developer keeps is computed (default MAHARERA_2022: 0 % up to 15 days since allotment, 1 % to 30, 1.5 % to 60, 2 % from 61 of agreementValue; PERCENT_OF_VALUE: `percent` %; BANDS: the percent of the last band whose fromDay is on or before the day).
+             * @example MAHARERA_2022
+             * @enum {string|null}
+             */
+            rule?: "MAHARERA_2022" | "PERCENT_OF_VALUE" | "BANDS" | null;
+            /**
+             * @description PERCENT_OF_VALUE: the percent of agreementValue kept (0 to 100, at most 2 decimals; default 10, the cap Haryana sets).
+             * @example 10
+             */
+            percent?: number | null;
+            /**
+             * @description BANDS: 1 to 10 bands, the first from day 0, fromDay strictly increasing (required when rule is BANDS; default []).
+             * @example [
+             *       {
+             *         "fromDay": 0,
+             *         "percent": 0
+             *       },
+             *       {
+             *         "fromDay": 31,
+             *         "percent": 5
+             *       }
+             *     ]
+             */
+            bands?: components["schemas"]["CancellationBandRequest"][] | null;
+            /**
+             * @description Days from requestedOn within which the refund is due (1 to 365; default 45, as the model agreement for sale says).
+             * @example 45
+             */
+            refundDays?: number | null;
+        };
+        CancellationPolicyVersion: {
+            /**
+             * @description Version number (1 for the first stored policy).
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was stored (UTC).
+             * @example 2026-11-28T10:15:00.000Z
+             */
+            changedAt: string;
+            /**
+             * @description Who stored it (the token user).
+             * @example finance.head
+             */
+            changedBy: string;
+            /** @description The policy as stored. */
+            policy: components["schemas"]["CancellationPolicyView"];
+        };
+        InvoiceRefView: {
+            /**
+             * @description The tax invoice number.
+             * @example INV/2026-27/000001
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description Its date.
+             * @example 2026-05-10
+             */
+            date: string;
+        };
+        CreditNoteFiguresView: {
+            /** @description Taxable value credited: the invoiced less that of what is retained. */
+            taxableValue: components["schemas"]["MoneyView"];
+            /** @description CGST credited. */
+            cgst: components["schemas"]["MoneyView"];
+            /** @description SGST credited. */
+            sgst: components["schemas"]["MoneyView"];
+            /** @description CGST plus SGST credited. */
+            tax: components["schemas"]["MoneyView"];
+        };
+        PaidFiguresView: {
+            /** @description What the ACTIVE receipts paid, less its tax. */
+            consideration: components["schemas"]["MoneyView"];
+            /** @description The tax in it: per demand, paid x tax / grossAmount, rounded. */
+            tax: components["schemas"]["MoneyView"];
+            /** @description Everything the ACTIVE receipts paid. */
+            total: components["schemas"]["MoneyView"];
+        };
+        CreditHeadsView: {
+            /** @description Taxable value credited: the invoiced less that of what is retained. */
+            taxableValue: components["schemas"]["MoneyView"];
+            /** @description CGST credited. */
+            cgst: components["schemas"]["MoneyView"];
+            /** @description SGST credited. */
+            sgst: components["schemas"]["MoneyView"];
+        };
+        CancelledDemandView: {
+            /**
+             * Format: uuid
+             * @description The demand.
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            demand: string;
+            /**
+             * @description Its number.
+             * @example DEM/2026-27/000001
+             */
+            demandNumber: string;
+            /**
+             * @description CONSTRUCTION, OTHER_CHARGES or INTEREST.
+             * @example CONSTRUCTION
+             * @enum {string}
+             */
+            chargeType: "CONSTRUCTION" | "OTHER_CHARGES" | "INTEREST";
+            /**
+             * @description Its tax invoice; null when untaxed.
+             * @example null
+             */
+            invoice: components["schemas"]["InvoiceRefView"] | (never | null);
+            /** @description What it asked for: its amount plus its tax. */
+            grossAmount: components["schemas"]["MoneyView"];
+            /** @description What its ACTIVE receipts paid. */
+            paid: components["schemas"]["MoneyView"];
+            /** @description paid less paidTax. */
+            paidConsideration: components["schemas"]["MoneyView"];
+            /** @description round(paid x tax / grossAmount); 0 when untaxed. */
+            paidTax: components["schemas"]["MoneyView"];
+            /** @description What the developer keeps of its paid consideration: its part of the deduction (CONSTRUCTION, oldest first), all of it (INTEREST when the buyer withdraws), else 0. */
+            retained: components["schemas"]["MoneyView"];
+            /** @description The GST of what is retained (its own rates and land rule); 0 when untaxed. */
+            keptTax: components["schemas"]["MoneyView"];
+            /** @description What its credit note credits: the invoice less what is kept (0 when time-barred or untaxed). */
+            credit: components["schemas"]["CreditHeadsView"];
+            /** @description What is refunded of it. */
+            refund: components["schemas"]["MoneyView"];
+            /** @description GST paid that can no longer be credited (time-barred): the buyer claims it from the government. */
+            taxToClaim: components["schemas"]["MoneyView"];
+            /**
+             * @description Its invoice's credit-note window (CGST Act section 34(2)) had closed on the cancellation date.
+             * @example false
+             */
+            timeBarred: boolean;
+        };
+        PayerShareView: {
+            /**
+             * @description The payer.
+             * @example BUY-001
+             */
+            payerId: string;
+            /**
+             * @description Its payer type.
+             * @example BUYER
+             */
+            payerType: string;
+            /** @description What it paid (ACTIVE receipts). */
+            paid: components["schemas"]["MoneyView"];
+            /** @description Its share of the refund, in proportion to what it paid (largest remainder). */
+            refund: components["schemas"]["MoneyView"];
+        };
+        CancellationQuoteView: {
+            /**
+             * Format: uuid
+             * @description The booking.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * Format: date
+             * @description When the cancellation was asked for.
+             * @example 2026-06-20
+             */
+            requestedOn: string;
+            /**
+             * @description Who ended the sale.
+             * @example BUYER
+             * @enum {string}
+             */
+            initiatedBy: "BUYER" | "PROMOTER_DEFAULT";
+            /**
+             * @description The policy's rule.
+             * @example MAHARERA_2022
+             * @enum {string}
+             */
+            rule: "MAHARERA_2022" | "PERCENT_OF_VALUE" | "BANDS";
+            /**
+             * @description Days from allotmentDate to requestedOn (0 when before).
+             * @example 50
+             */
+            days: number;
+            /**
+             * @description The percent of agreementValue the developer may keep.
+             * @example 1.5
+             */
+            capPercent: number;
+            /** @description round(agreementValue x capPercent / 100); 0 without an agreementValue. */
+            cap: components["schemas"]["MoneyView"];
+            /**
+             * @description The agreement's value, or null when not given.
+             * @example null
+             */
+            agreementValue: components["schemas"]["MoneyView"] | (never | null);
+            /** @description What the ACTIVE receipts paid. */
+            paid: components["schemas"]["PaidFiguresView"];
+            /** @description min(cap, paid consideration of CONSTRUCTION demands); 0 when the developer is at fault. */
+            deduction: components["schemas"]["MoneyView"];
+            /** @description The GST of what is retained (the sum of keptTax). */
+            taxRetained: components["schemas"]["MoneyView"];
+            /** @description GST the buyer claims from the government (time-barred invoices). */
+            taxToClaim: components["schemas"]["MoneyView"];
+            /** @description Per demand not already cancelled. */
+            demands: components["schemas"]["CancelledDemandView"][];
+            /**
+             * @description What the credit notes credit in all; null when nothing is credited.
+             * @example null
+             */
+            creditNote: components["schemas"]["CreditNoteFiguresView"] | (never | null);
+            /**
+             * Format: date
+             * @description requestedOn + the policy refundDays.
+             * @example 2026-08-04
+             */
+            refundDueDate: string;
+            /** @description The refund shared per payer. */
+            byPayer: components["schemas"]["PayerShareView"][];
+            /** @description What is refunded: the sum of the demands refund. */
+            refund: components["schemas"]["MoneyView"];
+        };
+        BookingCancellationRequest: {
+            /**
+             * Format: date
+             * @description The day the cancellation was asked for (YYYY-MM-DD; default today, not after today nor before the bookingDate, else 400): the days since allotment and the refund's due date count from it.
+             * @example 2026-06-20
+             */
+            requestedOn?: string;
+            /**
+             * @description BUYER (default: the buyer withdraws or defaults; the developer keeps what the policy caps) or PROMOTER_DEFAULT (RERA section 18: the developer fails to deliver, keeps nothing and pays interest from each payment).
+             * @example BUYER
+             * @enum {string}
+             */
+            initiatedBy?: "BUYER" | "PROMOTER_DEFAULT";
+            /**
+             * @description Why the booking is cancelled (kept, printed on the letter); 1 to 500 characters.
+             * @example Buyer withdrew: relocating abroad
+             */
+            reason: string;
+        };
+        CancellationCreditNoteView: {
+            /**
+             * Format: uuid
+             * @description The credit note (GET /credit-notes/{id}).
+             * @example 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description Its number.
+             * @example CRN/2026-27/000001
+             */
+            number: string;
+            /**
+             * Format: date
+             * @description Its date: the cancellation date.
+             * @example 2026-06-20
+             */
+            date: string;
+            /** @description Taxable value it credits. */
+            taxableValue: components["schemas"]["MoneyView"];
+            /** @description CGST plus SGST it credits. */
+            tax: components["schemas"]["MoneyView"];
+        };
+        RefundView: {
+            /** @description The refund owed (the figures refund). */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * Format: date
+             * @description When it falls due.
+             * @example 2026-08-04
+             */
+            dueDate: string;
+            /**
+             * @description DUE until paid, then PAID.
+             * @example DUE
+             * @enum {string}
+             */
+            status: "DUE" | "PAID";
+            /**
+             * Format: date
+             * @description When it was paid; null while DUE.
+             * @example null
+             */
+            paidOn: string | null;
+            /**
+             * @description Interest paid with it (late, or from each payment when the developer is at fault); null while DUE.
+             * @example null
+             */
+            interest: components["schemas"]["MoneyView"] | (never | null);
+            /**
+             * @description amount + interest; null while DUE.
+             * @example null
+             */
+            paidAmount: components["schemas"]["MoneyView"] | (never | null);
+            /**
+             * @description How it was paid (CASH, CHEQUE, DEMAND_DRAFT, NEFT, RTGS, IMPS, UPI, CARD, ONLINE, OTHER); null while DUE or when there was nothing to pay.
+             * @example null
+             */
+            paymentMode: string | null;
+            /**
+             * @description Its bank reference; null while DUE.
+             * @example null
+             */
+            transactionRef: string | null;
+            /**
+             * @description Its voucher number (the refund series, RFD); null while DUE or when nothing was paid.
+             * @example null
+             */
+            voucherNumber: string | null;
+        };
+        CancellationView: {
+            /**
+             * Format: uuid
+             * @description The booking.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * Format: date
+             * @description When the cancellation was asked for.
+             * @example 2026-06-20
+             */
+            requestedOn: string;
+            /**
+             * @description Who ended the sale.
+             * @example BUYER
+             * @enum {string}
+             */
+            initiatedBy: "BUYER" | "PROMOTER_DEFAULT";
+            /**
+             * @description The policy's rule.
+             * @example MAHARERA_2022
+             * @enum {string}
+             */
+            rule: "MAHARERA_2022" | "PERCENT_OF_VALUE" | "BANDS";
+            /**
+             * @description Days from allotmentDate to requestedOn (0 when before).
+             * @example 50
+             */
+            days: number;
+            /**
+             * @description The percent of agreementValue the developer may keep.
+             * @example 1.5
+             */
+            capPercent: number;
+            /** @description round(agreementValue x capPercent / 100); 0 without an agreementValue. */
+            cap: components["schemas"]["MoneyView"];
+            /**
+             * @description The agreement's value, or null when not given.
+             * @example null
+             */
+            agreementValue: components["schemas"]["MoneyView"] | (never | null);
+            /** @description What the ACTIVE receipts paid. */
+            paid: components["schemas"]["PaidFiguresView"];
+            /** @description min(cap, paid consideration of CONSTRUCTION demands); 0 when the developer is at fault. */
+            deduction: components["schemas"]["MoneyView"];
+            /** @description The GST of what is retained (the sum of keptTax). */
+            taxRetained: components["schemas"]["MoneyView"];
+            /** @description GST the buyer claims from the government (time-barred invoices). */
+            taxToClaim: components["schemas"]["MoneyView"];
+            /** @description Per demand not already cancelled. */
+            demands: components["schemas"]["CancelledDemandView"][];
+            /**
+             * @description What the credit notes credit in all; null when nothing is credited.
+             * @example null
+             */
+            creditNote: components["schemas"]["CreditNoteFiguresView"] | (never | null);
+            /**
+             * Format: date
+             * @description requestedOn + the policy refundDays.
+             * @example 2026-08-04
+             */
+            refundDueDate: string;
+            /** @description The refund shared per payer. */
+            byPayer: components["schemas"]["PayerShareView"][];
+            /**
+             * Format: uuid
+             * @description The cancellation.
+             * @example 7c6b5a4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d
+             */
+            id: string;
+            /**
+             * Format: date
+             * @description When it was made (the tenant's today).
+             * @example 2026-06-20
+             */
+            cancelledOn: string;
+            /**
+             * @description Why.
+             * @example Buyer withdrew: relocating abroad
+             */
+            reason: string;
+            /**
+             * @description Who made it (the token user).
+             * @example finance.head
+             */
+            createdBy: string;
+            /** @description The credit notes it issued, one per financial year of the invoices. */
+            creditNotes: components["schemas"]["CancellationCreditNoteView"][];
+            /** @description The refund. */
+            refund: components["schemas"]["RefundView"];
+        };
+        RefundRequest: {
+            /**
+             * Format: date
+             * @description The day the refund was paid (YYYY-MM-DD; not after today nor before the cancellation, else 400).
+             * @example 2026-08-14
+             */
+            paidOn: string;
+            /**
+             * @description How it was paid: a receipt mode but TDS. CASH or OTHER for 20,000.00 or more is 422 REFUND_MODE_NOT_ALLOWED (income-tax section 269T).
+             * @example NEFT
+             * @enum {string}
+             */
+            paymentMode: "CASH" | "CHEQUE" | "DEMAND_DRAFT" | "NEFT" | "RTGS" | "IMPS" | "UPI" | "CARD" | "ONLINE" | "OTHER";
+            /**
+             * @description Bank reference, cheque number...; may be empty; at most 100 characters.
+             * @example UTR20260814000321
+             */
+            transactionRef: string;
+        };
+        RefundQueueItemView: {
+            /**
+             * Format: uuid
+             * @description The cancellation.
+             * @example 7c6b5a4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d
+             */
+            cancellation: string;
+            /**
+             * Format: uuid
+             * @description The booking.
+             * @example 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
+             */
+            booking: string;
+            /**
+             * @description Its number.
+             * @example BKG/2026-27/000042
+             */
+            bookingNumber: string;
+            /**
+             * @description The buyer.
+             * @example Asha Rao
+             */
+            buyerName: string;
+            /** @description The refund. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * Format: date
+             * @description When it falls due.
+             * @example 2026-08-04
+             */
+            dueDate: string;
+            /**
+             * @description Days past the due date: today (unpaid) or the day paid, less the due date; 0 when not late.
+             * @example 10
+             */
+            daysOverdue: number;
+            /** @description Unpaid: the interest owed if paid today; paid: the interest that was paid. */
+            interestToday: components["schemas"]["MoneyView"];
+            /**
+             * @description DUE, OVERDUE (due before today, unpaid) or PAID.
+             * @example OVERDUE
+             * @enum {string}
+             */
+            status: "DUE" | "OVERDUE" | "PAID";
+        };
+        RefundQueuePage: {
+            /** @description The refunds of this page, oldest due first. */
+            content: components["schemas"]["RefundQueueItemView"][];
+            /**
+             * @description How many refunds the filter selects.
+             * @example 1
+             */
+            totalElements: number;
         };
         GstSupplierView: {
             /**
@@ -3284,6 +4023,91 @@ export interface components {
             /** @description The sums of the lines. */
             totals: components["schemas"]["CreditNoteTotalsView"];
         };
+        LetterFactView: {
+            /**
+             * @description What the line names.
+             * @example Booking
+             */
+            label: string;
+            /**
+             * @description Its value as printed.
+             * @example BKG/2026-27/000042
+             */
+            value: string;
+        };
+        LetterFigureView: {
+            /**
+             * @description The figure.
+             * @example Deduction retained
+             */
+            label: string;
+            /** @description Its amount. */
+            amount: components["schemas"]["MoneyView"];
+            /**
+             * @description The total line (the refund).
+             * @example false
+             */
+            total: boolean;
+        };
+        CancellationLetterView: {
+            /**
+             * @description Who signs it: the tenant.
+             * @example Skyline Developers
+             */
+            tenantName: string;
+            /**
+             * @description The heading.
+             * @example CANCELLATION OF ALLOTMENT
+             */
+            heading: string;
+            /**
+             * Format: date
+             * @description Its date: the cancellation date.
+             * @example 2026-06-20
+             */
+            letterDate: string;
+            /**
+             * @description The addressee.
+             * @example Ananya Iyer
+             */
+            buyerName: string;
+            /**
+             * @description The booking.
+             * @example BKG/2026-27/000042
+             */
+            bookingNumber: string;
+            /**
+             * @description The unit as printed.
+             * @example Tower B - 1203
+             */
+            unit: string;
+            /**
+             * @description The opening paragraph.
+             * @example Your allotment of the unit below is cancelled at your request of 20 Jun 2026.
+             */
+            intro: string;
+            /** @description Booking, unit, buyer, value, dates, reason and the cap with its rule. */
+            facts: components["schemas"]["LetterFactView"][];
+            /** @description Paid, GST, deduction, GST on it, GST credited, GST to claim, refund. */
+            computation: components["schemas"]["LetterFigureView"][];
+            /**
+             * @description The credit notes issued, by number.
+             * @example [
+             *       "CRN/26-27/00001"
+             *     ]
+             */
+            creditNotes: string[];
+            /**
+             * @description When GST paid could no longer be credited (taxToClaim > 0) and the buyer has no GSTIN: that they may claim it from the GST authorities under Circular 188/20/2022-GST with this letter; else null.
+             * @example null
+             */
+            claimNote: string | null;
+            /**
+             * @description When the refund is due, or when and how much was paid.
+             * @example The refund will be paid on or before 04 Aug 2026.
+             */
+            refundNote: string;
+        };
         EventView: {
             /**
              * Format: uuid
@@ -3301,7 +4125,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued";
+            type: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid";
             /**
              * Format: date-time
              * @description When the change was made (its transaction).
@@ -3340,14 +4164,14 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued, cancellation-policy.updated, refund.paid.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -3374,7 +4198,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -3466,7 +4290,7 @@ export interface components {
              *       "receipt.bounced"
              *     ]
              */
-            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
+            events: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid")[];
             /**
              * @description What the subscription is for.
              * @example ERP ledger sync
@@ -3544,14 +4368,14 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued.
+             * @description Event types to deliver, or ["*"] for all: booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued, cancellation-policy.updated, refund.paid.
              * @example [
              *       "receipt.recorded",
              *       "receipt.cancelled",
              *       "receipt.bounced"
              *     ]
              */
-            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued")[];
+            events?: ("*" | "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid")[];
             /**
              * @description What the subscription is for, at most 500 characters.
              * @example ERP ledger sync
@@ -3585,7 +4409,7 @@ export interface components {
              * @example receipt.recorded
              * @enum {string}
              */
-            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued";
+            eventType: "booking.created" | "booking.cancelled" | "demand.created" | "demand.cancelled" | "receipt.recorded" | "receipt.cancelled" | "receipt.bounced" | "tenant-configuration.updated" | "interest.waived" | "interest-policy.updated" | "bank-account.created" | "bank-statement.imported" | "bank-line.matched" | "bank-line.unmatched" | "bank-line.ignored" | "receipt.realised" | "receipt.unrealised" | "bank-account.updated" | "reminder.due" | "reminder-policy.updated" | "collection-hold.created" | "collection-hold.ended" | "gst-settings.updated" | "booking.updated" | "credit-note.issued" | "cancellation-policy.updated" | "refund.paid";
             /**
              * @description Attempt number for this event, from 1.
              * @example 1
@@ -4446,10 +5270,10 @@ export interface components {
              * @example receipt
              * @enum {string}
              */
-            type: "demand" | "receipt";
+            type: "demand" | "receipt" | "cancellation";
             /**
              * Format: uuid
-             * @description Its id (GET /demands/{id} or GET /receipts/{id}).
+             * @description Its id (GET /demands/{id}, GET /receipts/{id} or GET /cancellations/{id}).
              * @example e7d6c5b4-a3f2-4e1d-9c0b-8a7f6e5d4c3b
              */
             id: string;
@@ -4457,18 +5281,18 @@ export interface components {
         StatementEntryView: {
             /**
              * Format: date
-             * @description The business date: the demand's demandDate, the receipt's receivedDate, or the date it was cancelled or bounced (statusChangedOn), or the demand's cancel date.
+             * @description The business date: the demand's demandDate, the receipt's receivedDate, or the date it was cancelled or bounced (statusChangedOn), the demand's cancel date, the booking's cancelledOn, or the day its refund was paid.
              * @example 2026-11-22
              */
             date: string;
             /**
-             * @description DEMAND (a debit; INTEREST demands too), RECEIPT (a credit), RECEIPT_REVERSED (a debit: the receipt was cancelled or bounced), DEMAND_CANCELLED (a credit).
+             * @description DEMAND (a debit; INTEREST demands too), RECEIPT (a credit), RECEIPT_REVERSED (a debit: the receipt was cancelled or bounced), DEMAND_CANCELLED (a credit), CANCELLATION (a credit of the balance before it plus the refund: the balance becomes minus the refund the developer owes; the demands it cancels get no DEMAND_CANCELLED), REFUND_INTEREST (a credit: interest on the refund) and REFUND (a debit: the refund paid, closing at 0). Same date: in this order.
              * @example RECEIPT
              * @enum {string}
              */
-            kind: "DEMAND" | "RECEIPT" | "RECEIPT_REVERSED" | "DEMAND_CANCELLED";
+            kind: "DEMAND" | "RECEIPT" | "RECEIPT_REVERSED" | "DEMAND_CANCELLED" | "CANCELLATION" | "REFUND_INTEREST" | "REFUND";
             /**
-             * @description The demand number or the receipt number.
+             * @description The demand number or the receipt number; the refund's voucher number (REFUND, REFUND_INTEREST); empty for CANCELLATION.
              * @example RCT/26-27/00042
              */
             documentNumber: string;
@@ -5167,6 +5991,353 @@ export interface components {
             changedBy: string;
             /** @description The settings as stored by this version. */
             settings: components["schemas"]["GstSettingsView"];
+        };
+        Gstr1ItemDetailView: {
+            /**
+             * @description Combined rate in percent (CGST + SGST): 7.5, 1.5 or 18.
+             * @example 7.5
+             */
+            rt: number;
+            /**
+             * @description Taxable value (after the land deduction).
+             * @example 1333333.33
+             */
+            txval: number;
+            /**
+             * @description IGST: always 0 (the flat is in the supplier's state).
+             * @example 0
+             */
+            iamt: number;
+            /**
+             * @description CGST.
+             * @example 50000
+             */
+            camt: number;
+            /**
+             * @description SGST.
+             * @example 50000
+             */
+            samt: number;
+            /**
+             * @description Cess: always 0.
+             * @example 0
+             */
+            csamt: number;
+        };
+        Gstr1ItemView: {
+            /**
+             * @description Item number, from 1 within the document (one item per rate).
+             * @example 1
+             */
+            num: number;
+            /** @description The item. */
+            itm_det: components["schemas"]["Gstr1ItemDetailView"];
+        };
+        Gstr1B2bInvoiceView: {
+            /**
+             * @description Invoice number.
+             * @example INV/26-27/00003
+             */
+            inum: string;
+            /**
+             * @description Invoice date, dd-mm-yyyy.
+             * @example 10-10-2026
+             */
+            idt: string;
+            /**
+             * @description Invoice value: the gross (consideration + tax).
+             * @example 2100000
+             */
+            val: number;
+            /**
+             * @description Place of supply: two-digit state code.
+             * @example 27
+             */
+            pos: string;
+            /**
+             * @description Reverse charge: always N.
+             * @example N
+             * @enum {string}
+             */
+            rchrg: "N";
+            /**
+             * @description Invoice type: R (regular).
+             * @example R
+             * @enum {string}
+             */
+            inv_typ: "R";
+            /** @description One item per rate. */
+            itms: components["schemas"]["Gstr1ItemView"][];
+        };
+        Gstr1B2bView: {
+            /**
+             * @description The recipient's GSTIN.
+             * @example 29AAGCB7383J1Z4
+             */
+            ctin: string;
+            /** @description Its invoices of the period, by date and number. */
+            inv: components["schemas"]["Gstr1B2bInvoiceView"][];
+        };
+        Gstr1B2csView: {
+            /**
+             * @description Supply type: INTRA (always intra-state).
+             * @example INTRA
+             * @enum {string}
+             */
+            sply_ty: "INTRA";
+            /**
+             * @description Place of supply: two-digit state code.
+             * @example 27
+             */
+            pos: string;
+            /**
+             * @description OE (not through e-commerce).
+             * @example OE
+             * @enum {string}
+             */
+            typ: "OE";
+            /**
+             * @description Combined rate in percent.
+             * @example 7.5
+             */
+            rt: number;
+            /**
+             * @description Taxable value of the period's invoices to recipients without a GSTIN, less its credit notes to them (may be negative).
+             * @example 272611.88
+             */
+            txval: number;
+            /**
+             * @description IGST: always 0.
+             * @example 0
+             */
+            iamt: number;
+            /**
+             * @description CGST, net of credit notes.
+             * @example 10222.95
+             */
+            camt: number;
+            /**
+             * @description SGST, net of credit notes.
+             * @example 10222.95
+             */
+            samt: number;
+            /**
+             * @description Cess: always 0.
+             * @example 0
+             */
+            csamt: number;
+        };
+        Gstr1NoteView: {
+            /**
+             * @description Note type: C (credit).
+             * @example C
+             * @enum {string}
+             */
+            ntty: "C";
+            /**
+             * @description Credit note number.
+             * @example CRN/26-27/00001
+             */
+            nt_num: string;
+            /**
+             * @description Credit note date, dd-mm-yyyy.
+             * @example 28-10-2026
+             */
+            nt_dt: string;
+            /**
+             * @description The note's value (consideration + tax).
+             * @example 630000
+             */
+            val: number;
+            /**
+             * @description Place of supply: two-digit state code.
+             * @example 27
+             */
+            pos: string;
+            /**
+             * @description Reverse charge: always N.
+             * @example N
+             * @enum {string}
+             */
+            rchrg: "N";
+            /**
+             * @description Invoice type: R (regular).
+             * @example R
+             * @enum {string}
+             */
+            inv_typ: "R";
+            /** @description One item per rate. */
+            itms: components["schemas"]["Gstr1ItemView"][];
+        };
+        Gstr1CdnrView: {
+            /**
+             * @description The recipient's GSTIN.
+             * @example 29AAGCB7383J1Z4
+             */
+            ctin: string;
+            /** @description Its credit notes of the period. */
+            nt: components["schemas"]["Gstr1NoteView"][];
+        };
+        Gstr1NilRowView: {
+            /**
+             * @description INTRAB2C: intra-state, to unregistered persons.
+             * @example INTRAB2C
+             * @enum {string}
+             */
+            sply_ty: "INTRAB2C";
+            /**
+             * @description Exempted supplies: always 0.
+             * @example 0
+             */
+            expt_amt: number;
+            /**
+             * @description Nil-rated supplies: always 0.
+             * @example 0
+             */
+            nil_amt: number;
+            /**
+             * @description Non-GST supplies: the consideration of the untaxed demands of EXEMPT bookings dated in the period.
+             * @example 500000
+             */
+            ngsup_amt: number;
+        };
+        Gstr1NilView: {
+            /** @description One row. */
+            inv: components["schemas"]["Gstr1NilRowView"][];
+        };
+        Gstr1HsnRowView: {
+            /**
+             * @description Row number, from 1 within its list.
+             * @example 1
+             */
+            num: number;
+            /**
+             * @description The SAC.
+             * @example 995411
+             */
+            hsn_sc: string;
+            /**
+             * @description What the SAC is (at most 30 characters).
+             * @example Residential construction
+             */
+            desc: string;
+            /**
+             * @description Unit: NA (a service).
+             * @example NA
+             * @enum {string}
+             */
+            uqc: "NA";
+            /**
+             * @description Quantity: 0 (a service).
+             * @example 0
+             */
+            qty: number;
+            /**
+             * @description Combined rate in percent.
+             * @example 7.5
+             */
+            rt: number;
+            /**
+             * @description Taxable value, net of credit notes.
+             * @example 1333333.33
+             */
+            txval: number;
+            /**
+             * @description IGST: always 0.
+             * @example 0
+             */
+            iamt: number;
+            /**
+             * @description CGST, net of credit notes.
+             * @example 50000
+             */
+            camt: number;
+            /**
+             * @description SGST, net of credit notes.
+             * @example 50000
+             */
+            samt: number;
+            /**
+             * @description Cess: always 0.
+             * @example 0
+             */
+            csamt: number;
+        };
+        Gstr1HsnView: {
+            /** @description Per (SAC, rate): invoices and credit notes to recipients with a GSTIN. Left out when empty. */
+            hsn_b2b?: components["schemas"]["Gstr1HsnRowView"][];
+            /** @description Per (SAC, rate): the rest (recipients without a GSTIN), net of credit notes. Left out when empty. */
+            hsn_b2c?: components["schemas"]["Gstr1HsnRowView"][];
+        };
+        Gstr1DocRangeView: {
+            /**
+             * @description Row number, from 1 within its nature of document.
+             * @example 1
+             */
+            num: number;
+            /**
+             * @description The lowest number of the series issued in the period.
+             * @example INV/26-27/00002
+             */
+            from: string;
+            /**
+             * @description The highest.
+             * @example INV/26-27/00005
+             */
+            to: string;
+            /**
+             * @description How many of the series are dated in the period.
+             * @example 4
+             */
+            totnum: number;
+            /**
+             * @description Cancelled: always 0 (a credit note undoes an invoice).
+             * @example 0
+             */
+            cancel: number;
+            /**
+             * @description totnum - cancel.
+             * @example 4
+             */
+            net_issue: number;
+        };
+        Gstr1DocDetView: {
+            /**
+             * @description Nature of document: 1 invoices for outward supply, 5 credit notes.
+             * @example 1
+             * @enum {number}
+             */
+            doc_num: 1 | 5;
+            /** @description One range per numbering series. */
+            docs: components["schemas"]["Gstr1DocRangeView"][];
+        };
+        Gstr1DocIssueView: {
+            /** @description Invoices, then credit notes (each only when some were issued). */
+            doc_det: components["schemas"]["Gstr1DocDetView"][];
+        };
+        Gstr1View: {
+            /**
+             * @description The tenant's GSTIN (from the GST settings; else the documents'); null when it has none.
+             * @example 27AAPFU0939F1ZV
+             */
+            gstin: string | null;
+            /**
+             * @description The return period, MMYYYY.
+             * @example 102026
+             */
+            fp: string;
+            /** @description Table 4A: invoices to recipients with a GSTIN, by GSTIN. Left out when empty. */
+            b2b?: components["schemas"]["Gstr1B2bView"][];
+            /** @description Table 7: the other invoices per (place of supply, rate), net of credit notes to recipients without a GSTIN. Left out when empty. */
+            b2cs?: components["schemas"]["Gstr1B2csView"][];
+            /** @description Table 9B: credit notes to recipients with a GSTIN, by GSTIN. Left out when empty. */
+            cdnr?: components["schemas"]["Gstr1CdnrView"][];
+            /** @description Table 8: non-GST supplies. Left out when there are none. */
+            nil?: components["schemas"]["Gstr1NilView"];
+            /** @description Table 12: the HSN (SAC) summary, B2B and B2C apart. Left out when empty. */
+            hsn?: components["schemas"]["Gstr1HsnView"];
+            /** @description Table 13: documents issued, per numbering series. Left out when none were. */
+            doc_issue?: components["schemas"]["Gstr1DocIssueView"];
         };
         FieldErrorView: {
             /**
@@ -8527,7 +9698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE, RECEIPT_REALISED. */
+            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_ACTIVE, RECEIPT_REALISED, BOOKING_CANCELLED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8749,7 +9920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description Conflicts with the current state. Codes: RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED, RETURN_LINE_NOT_MATCHABLE. */
+            /** @description Conflicts with the current state. Codes: BOOKING_CANCELLED, RECEIPT_NOT_BOUNCEABLE, RECEIPT_NOT_ACTIVE, NUMBERING_EXHAUSTED, RETURN_LINE_NOT_MATCHABLE. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9686,6 +10857,1598 @@ export interface operations {
             };
         };
     };
+    CancellationPolicyController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this cancellation policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    CancellationPolicyController_replace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
+                "If-Match"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancellationPolicyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this cancellation policy; send it as If-Match on PUT. */
+                    ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPolicyView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag`. Codes: CANCELLATION_POLICY_CHANGED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/cancellation-policy-changed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "The cancellation policy changed since it was read (If-Match does not match the current ETag); GET it again and retry.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "CANCELLATION_POLICY_CHANGED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/cancellation-policy",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    CancellationPolicyController_history: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPolicyVersion"][];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/cancellation-policy/history",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/cancellation-policy/history",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/cancellation-policy/history",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/cancellation-policy/history",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/cancellation-policy/history",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_quote: {
+        parameters: {
+            query?: {
+                /** @description BUYER (default) or PROMOTER_DEFAULT. */
+                initiatedBy?: "BUYER" | "PROMOTER_DEFAULT";
+                /** @description When the cancellation is asked for (default today). */
+                requestedOn?: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationQuoteView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: ALREADY_CANCELLED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/already-cancelled",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d is already cancelled.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "ALREADY_CANCELLED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: AGREEMENT_VALUE_REQUIRED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/agreement-value-required",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d has no agreementValue: what the developer may keep when the buyer withdraws is a share of it. PATCH the booking first.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "AGREEMENT_VALUE_REQUIRED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/cancellation-quote",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCancellationRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancellation. */
+            201: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: BOOKING_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/booking-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Booking c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f was not found.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "BOOKING_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: ALREADY_CANCELLED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/already-cancelled",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d is already cancelled.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "ALREADY_CANCELLED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: AGREEMENT_VALUE_REQUIRED, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/cancellations",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_ofBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Booking id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: CANCELLATION_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/cancellation-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No cancellation of booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "CANCELLATION_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/bookings/{id}/cancellation",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_findOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Cancellation id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: CANCELLATION_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/cancellation-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No cancellation of booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "CANCELLATION_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/cancellations/{id}",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_payRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 200 printable ASCII characters (a UUID is a good choice). A retry with the same key, path and body returns the original status and body (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body or path is 422 IDEMPOTENCY_KEY_REUSED. A request that fails stores nothing, so its key may be used again. Keys are per tenant. */
+                "Idempotency-Key"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Cancellation id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancellation, its refund PAID. */
+            200: {
+                headers: {
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: CANCELLATION_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/cancellation-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No cancellation of booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "CANCELLATION_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state. Codes: REFUND_ALREADY_PAID. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/refund-already-paid",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The refund of cancellation 7c6b5a4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d was paid on 2026-08-14.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "REFUND_ALREADY_PAID",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: REFUND_MODE_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/cancellations/{id}/refund",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BookingCancellationsController_queue: {
+        parameters: {
+            query?: {
+                size?: number;
+                page?: number;
+                status?: "DUE" | "OVERDUE" | "PAID";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundQueuePage"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/refunds",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/refunds",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/refunds",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/refunds",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/refunds",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     ReceiptExportController_export: {
         parameters: {
             query?: {
@@ -10525,10 +13288,172 @@ export interface operations {
             };
         };
     };
+    CancellationLetterController_letter: {
+        parameters: {
+            query?: {
+                /** @description pdf (default, the printed letter) or json. Without format=, the Accept header chooses; format= wins when both are given. */
+                format?: "pdf" | "json";
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description Cancellation id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (inline) or the letter (format=json). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["CancellationLetterView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Not found (also for ids that belong to another tenant). Codes: CANCELLATION_NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/cancellation-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No cancellation of booking 5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "CANCELLATION_NOT_FOUND",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/cancellations/{id}/letter",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     EventsController_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued). */
+                /** @description Comma-separated event types (booking.created, booking.cancelled, demand.created, demand.cancelled, receipt.recorded, receipt.cancelled, receipt.bounced, tenant-configuration.updated, interest.waived, interest-policy.updated, bank-account.created, bank-statement.imported, bank-line.matched, bank-line.unmatched, bank-line.ignored, receipt.realised, receipt.unrealised, bank-account.updated, reminder.due, reminder-policy.updated, collection-hold.created, collection-hold.ended, gst-settings.updated, booking.updated, credit-note.issued, cancellation-policy.updated, refund.paid). */
                 type?: string;
                 /** @description Page size. */
                 limit?: number;
@@ -17247,6 +20172,169 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/tenant/gst/history",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    Gstr1Controller_get: {
+        parameters: {
+            query: {
+                /** @description json (default: the offline-tool JSON) or xlsx (the workbook). Without format=, the Accept header chooses (application/json or the XLSX media type); format= wins when both are given. */
+                format?: "json" | "xlsx";
+                /** @description The month of the return, YYYY-MM (not after the current month). */
+                period: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return (format=json) or the workbook (format=xlsx, attachment, named GSTR1-<GSTIN>-<MMYYYY>.xlsx). */
+            200: {
+                headers: {
+                    /** @description XLSX only: attachment; filename="GSTR1-27AAPFU0939F1ZV-102026.xlsx". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Gstr1View"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/gst/gstr1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/gst/gstr1",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/gst/gstr1",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule. Codes: GSTR1_INCONSISTENT. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/gstr1-inconsistent",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "The GSTR-1 of 102026 does not agree with its documents (INV/26-27/00003), so no file is given: a return filed from it would carry the wrong tax. Report it with this response's traceId.",
+                     *       "instance": "/gst/gstr1",
+                     *       "code": "GSTR1_INCONSISTENT",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/gst/gstr1",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/gst/gstr1",
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }

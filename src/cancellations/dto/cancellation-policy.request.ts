@@ -2,7 +2,6 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsIn,
   IsInt,
@@ -49,6 +48,7 @@ export function bandsProblem(bands: unknown, rule: unknown): string | null {
     return rule === 'BANDS' ? 'must list 1 to 10 bands when rule is BANDS' : null;
   }
   if (!Array.isArray(bands)) return null;
+  if (bands.length === 0 && rule === 'BANDS') return 'must list 1 to 10 bands when rule is BANDS';
   const days = bands.map((b: unknown) =>
     typeof b === 'object' && b !== null ? (b as { fromDay?: unknown }).fromDay : undefined,
   );
@@ -143,7 +143,6 @@ export class CancellationPolicyRequest {
   @FitBands()
   @IsOptional()
   @IsArray()
-  @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BANDS)
   @ValidateNested({ each: true })
   @Type(() => CancellationBandRequest)
