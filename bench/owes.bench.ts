@@ -505,7 +505,7 @@ async function payment(
  * A booking of one buyer with `demands` demands (one split each, spread over 18 months from
  * January 2025) and `receiptsPerDemand` receipts on each (the last ones late), through the API.
  */
-async function lateBooking(
+export async function lateBooking(
   owes: Owes,
   tenant: TenantContext,
   demands: number,
