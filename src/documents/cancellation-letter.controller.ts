@@ -10,30 +10,14 @@ import {
 import type { Response } from 'express';
 import { CANCELLATION_NOT_FOUND } from '@/cancellations/cancellations.errors';
 import { TenantContext } from '@/common/tenant-context';
-import { formatFromAccept, MediaFormat } from '@/http/accept-format';
+import { pdfOrJson, PDF_OR_JSON_QUERY } from '@/http/accept-format';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
-import { VALIDATION_FAILED, validationFailed } from '@/http/errors/validation';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { CancellationLetterService } from './cancellation-letter.service';
 import { CancellationLetterView } from './dto/cancellation-letter.view';
-
-type LetterFormat = 'pdf' | 'json';
-const FORMATS: readonly LetterFormat[] = ['pdf', 'json'];
-const MEDIA: readonly MediaFormat<LetterFormat>[] = [
-  ['application/pdf', 'pdf'],
-  ['application/json', 'json'],
-];
-
-/** format= wins; without it the Accept header chooses; the PDF is the default. */
-function formatOf(raw: unknown, accept: string | undefined): LetterFormat {
-  if (raw === undefined) return formatFromAccept(accept, MEDIA, 'pdf');
-  if (typeof raw === 'string' && (FORMATS as readonly string[]).includes(raw)) {
-    return raw as LetterFormat;
-  }
-  throw validationFailed([{ field: 'format', message: 'format must be pdf or json' }]);
-}
 
 @ApiTags('cancellations')
 @ApiExtraModels(CancellationLetterView)
@@ -51,13 +35,7 @@ export class CancellationLetterController {
     replicaRead: true,
   })
   @ApiIdParam('Cancellation id.')
-  @ApiQuery({
-    name: 'format',
-    required: false,
-    description:
-      'pdf (default, the printed letter) or json. Without format=, the Accept header chooses; format= wins when both are given.',
-    schema: { type: 'string', enum: [...FORMATS], default: 'pdf', example: 'json' },
-  })
+  @ApiQuery(PDF_OR_JSON_QUERY)
   @ApiProduces('application/pdf', 'application/json')
   @ApiResponse({
     status: 200,
@@ -75,6 +53,6 @@ export class CancellationLetterController {
     @Res({ passthrough: true }) res: Response,
   ) {
     res.vary('Accept');
-    return this.letters.letter(tenant, id, formatOf(format, accept));
+    return this.letters.letter(tenant, id, pdfOrJson(format, accept));
   }
 }

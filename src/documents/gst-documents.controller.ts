@@ -14,37 +14,14 @@ import {
   DEMAND_NOT_FOUND,
   INVOICE_NOT_FOUND,
 } from '@/demands/demands.errors';
-import { formatFromAccept, MediaFormat } from '@/http/accept-format';
+import { pdfOrJson, PDF_OR_JSON_QUERY } from '@/http/accept-format';
 import { uuidPipe } from '@/http/errors/uuid.pipe';
-import { VALIDATION_FAILED, validationFailed } from '@/http/errors/validation';
+import { VALIDATION_FAILED } from '@/http/errors/validation';
 import { Route } from '@/http/route.decorator';
 import { ApiIdParam } from '@/http/swagger';
 import { Tenant } from '@/http/tenancy/tenant.decorator';
 import { CreditNoteView, InvoiceView } from './dto/gst-documents.view';
-import { GstDocumentFormat, GstDocumentsService } from './gst-documents.service';
-
-const FORMATS: readonly GstDocumentFormat[] = ['pdf', 'json'];
-const MEDIA: readonly MediaFormat<GstDocumentFormat>[] = [
-  ['application/pdf', 'pdf'],
-  ['application/json', 'json'],
-];
-
-/** format= wins; without it the Accept header chooses; the PDF is the default. */
-function formatOf(raw: unknown, accept: string | undefined): GstDocumentFormat {
-  if (raw === undefined) return formatFromAccept(accept, MEDIA, 'pdf');
-  if (typeof raw === 'string' && (FORMATS as readonly string[]).includes(raw)) {
-    return raw as GstDocumentFormat;
-  }
-  throw validationFailed([{ field: 'format', message: 'format must be pdf or json' }]);
-}
-
-const FORMAT_QUERY = {
-  name: 'format',
-  required: false,
-  description:
-    'pdf (default, the printed document) or json. Without format=, the Accept header chooses (application/pdf or application/json); format= wins when both are given.',
-  schema: { type: 'string' as const, enum: [...FORMATS], default: 'pdf', example: 'json' },
-};
+import { GstDocumentsService } from './gst-documents.service';
 
 @ApiTags('gst')
 @ApiExtraModels(InvoiceView, CreditNoteView)
@@ -63,7 +40,7 @@ export class GstDocumentsController {
     replicaRead: true,
   })
   @ApiIdParam('Demand id.')
-  @ApiQuery(FORMAT_QUERY)
+  @ApiQuery(PDF_OR_JSON_QUERY)
   @ApiProduces('application/pdf', 'application/json')
   @ApiResponse({
     status: 200,
@@ -81,7 +58,7 @@ export class GstDocumentsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     res.vary('Accept');
-    return this.documents.invoice(tenant, id, formatOf(format, accept));
+    return this.documents.invoice(tenant, id, pdfOrJson(format, accept));
   }
 
   @Get('credit-notes')
@@ -131,7 +108,7 @@ export class GstDocumentsController {
     replicaRead: true,
   })
   @ApiIdParam('Credit note id.')
-  @ApiQuery(FORMAT_QUERY)
+  @ApiQuery(PDF_OR_JSON_QUERY)
   @ApiProduces('application/pdf', 'application/json')
   @ApiResponse({
     status: 200,
@@ -149,6 +126,6 @@ export class GstDocumentsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     res.vary('Accept');
-    return this.documents.creditNote(tenant, id, formatOf(format, accept));
+    return this.documents.creditNote(tenant, id, pdfOrJson(format, accept));
   }
 }

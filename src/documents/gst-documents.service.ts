@@ -1,3 +1,4 @@
+import type { PdfOrJson } from '@/http/accept-format';
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { FieldError } from '@/common/app-error';
 import { isLocalDateString } from '@/common/field-validators';
@@ -17,7 +18,7 @@ import {
 import { CreditNoteDocument, InvoiceDocument, placeOfSupply } from './gst-documents';
 import { renderInvoicePdf } from './invoice-pdf';
 
-export type GstDocumentFormat = 'json' | 'pdf';
+export type GstDocumentFormat = PdfOrJson;
 
 const pdfFile = (pdf: Buffer, name: string) =>
   new StreamableFile(pdf, {

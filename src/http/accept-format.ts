@@ -1,3 +1,4 @@
+import { validationFailed } from './errors/validation';
 /**
  * Content negotiation for routes that serve one resource in several formats (`format=`): when
  * the query names no format, the Accept header may (`Accept: application/pdf`). The query wins
@@ -72,3 +73,29 @@ export function formatFromAccept<F extends string>(
   }
   return best?.format ?? fallback;
 }
+
+/** A printed document's formats: the PDF (the default) or its JSON. */
+export type PdfOrJson = 'pdf' | 'json';
+const PDF_OR_JSON: readonly MediaFormat<PdfOrJson>[] = [
+  ['application/pdf', 'pdf'],
+  ['application/json', 'json'],
+];
+
+/**
+ * A printed document's format: `format=` (pdf or json) wins; without it the Accept header
+ * chooses; the PDF is the default. Any other `format` is 400 naming it.
+ */
+export function pdfOrJson(raw: unknown, accept: string | undefined): PdfOrJson {
+  if (raw === undefined) return formatFromAccept(accept, PDF_OR_JSON, 'pdf');
+  if (raw === 'pdf' || raw === 'json') return raw;
+  throw validationFailed([{ field: 'format', message: 'format must be pdf or json' }]);
+}
+
+/** The Swagger description of a printed document's `format` query parameter. */
+export const PDF_OR_JSON_QUERY = {
+  name: 'format',
+  required: false,
+  description:
+    'pdf (default, the printed document) or json. Without format=, the Accept header chooses (application/pdf or application/json); format= wins when both are given.',
+  schema: { type: 'string' as const, enum: ['pdf', 'json'], default: 'pdf', example: 'json' },
+};

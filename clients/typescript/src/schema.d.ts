@@ -13291,7 +13291,7 @@ export interface operations {
     CancellationLetterController_letter: {
         parameters: {
             query?: {
-                /** @description pdf (default, the printed letter) or json. Without format=, the Accept header chooses; format= wins when both are given. */
+                /** @description pdf (default, the printed document) or json. Without format=, the Accept header chooses (application/pdf or application/json); format= wins when both are given. */
                 format?: "pdf" | "json";
             };
             header?: {
