@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { Tenant } from '@/http/tenancy/tenant.entity';
 
 /**
@@ -6,6 +6,9 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
  * Mirrors migrations/1765670000000-Cancellations.ts; test/entities-schema.e2e-spec.ts keeps it so.
  */
 @Entity('cancellation_policies')
+@Check('cancellation_policies_rule_check', `rule IN ('MAHARERA_2022', 'PERCENT_OF_VALUE', 'BANDS')`)
+@Check('cancellation_policies_percent_check', `percent BETWEEN 0 AND 100`)
+@Check('cancellation_policies_refund_days_check', `refund_days BETWEEN 1 AND 365`)
 export class CancellationPolicy {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'cancellation_policies_tenant_id_fkey' })

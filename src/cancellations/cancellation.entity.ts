@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   Entity,
   ForeignKey,
@@ -15,6 +16,12 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
  * written once when paid. Mirrors migrations/1765670000000-Cancellations.ts.
  */
 @Entity('cancellations')
+@Check('cancellations_initiated_by_check', `initiated_by IN ('BUYER', 'PROMOTER_DEFAULT')`)
+@Check('cancellations_refund_amount_check', `refund_amount >= 0`)
+@Check(
+  'cancellations_refund_paid_check',
+  `(refund_paid_on IS NULL) = (refund_paid_amount IS NULL) AND (refund_paid_on IS NULL) = (refund_interest IS NULL)`,
+)
 @Unique('cancellations_booking_key', ['tenantId', 'bookingId'])
 @ForeignKey(() => Booking, ['tenantId', 'bookingId'], ['tenantId', 'id'], {
   name: 'cancellations_tenant_id_booking_id_fkey',
