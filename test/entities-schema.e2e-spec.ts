@@ -43,6 +43,7 @@ const ENTITY_TABLES = [
   'bank_line_matches',
   'bank_lines',
   'bank_statements',
+  'books_settings',
   'bookings',
   'cancellation_policies',
   'cancellation_policy_history',
