@@ -545,15 +545,15 @@ describe('the books: vouchers for TallyPrime and as CSV', () => {
     };
     const changed = await put(
       { partyLedger: '{bookingNumber} - {unit}', ledgers: { cgst: 'CGST Payable' } },
-      defaults.headers.etag as string,
+      defaults.headers.etag,
     );
     expect(changed.status).toBe(200);
     expect(changed.body.ledgers).toEqual({ ...defaults.body.ledgers, cgst: 'CGST Payable' });
     expect(changed.headers.etag).not.toBe(defaults.headers.etag);
-    const stale = await put({}, defaults.headers.etag as string);
+    const stale = await put({}, defaults.headers.etag);
     expect([stale.status, stale.body.code]).toEqual([412, 'BOOKS_SETTINGS_CHANGED']);
     // An omitted field takes its default again.
-    const replaced = await put({ ledgers: { bank: 'HDFC' } }, changed.headers.etag as string);
+    const replaced = await put({ ledgers: { bank: 'HDFC' } }, changed.headers.etag);
     expect(replaced.body).toEqual({
       ...defaults.body,
       ledgers: { ...defaults.body.ledgers, bank: 'HDFC' },
