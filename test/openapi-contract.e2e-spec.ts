@@ -178,6 +178,7 @@ describe('live responses match the committed OpenAPI document', () => {
     const books = (await t.createTenant()).key;
     const read = await call('GET /tenant/books', http().get('/tenant/books').set(as(books)));
     expect(read.status).toBe(200);
+    expect((await call('GET /tenant/books', http().get('/tenant/books'))).status).toBe(401);
     const put = (body: object, ifMatch = '*') =>
       http().put('/tenant/books').set(as(books)).set('If-Match', ifMatch).send(body);
     const settings = { ledgers: { bank: 'HDFC Collection' } };
