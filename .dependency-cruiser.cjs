@@ -23,6 +23,9 @@ const LAYERS = [
   // The GST returns (GSTR-1) made from the tax invoices and credit notes: written by exports'
   // XLSX writer, the filer's GSTIN from gst-settings.
   ['gst-returns'],
+  // The books: accounting vouchers of every record (demands, receipts, credit notes, booking
+  // cancellations and refunds) for TallyPrime; streamed as exports stream, so above exports.
+  ['books'],
   // Features over the records: printed documents, files, cancellations, operations.
   ['documents'],
   ['exports'],

@@ -46,6 +46,7 @@ import { StatementsModule } from '@/statements/statements.module';
 import { LettersModule } from '@/letters/letters.module';
 import { GstSettingsModule } from '@/gst-settings/gst-settings.module';
 import { GstReturnsModule } from '@/gst-returns/gst-returns.module';
+import { BooksModule } from '@/books/books.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -118,6 +119,7 @@ export class AppModule {
         LettersModule,
         GstSettingsModule,
         GstReturnsModule,
+        BooksModule,
         HousekeepingModule.register(databaseUrl),
       ],
       providers: [

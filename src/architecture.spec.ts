@@ -9,6 +9,7 @@ import { join } from 'node:path';
 const ROOMS = [
   'bank',
   'bookings',
+  'books',
   'cancellations',
   'cli',
   'common',

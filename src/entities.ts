@@ -26,6 +26,7 @@ import { GstSettingsHistory } from '@/gst-settings/gst-settings-history.entity';
 import { CancellationPolicy } from '@/cancellations/cancellation-policy.entity';
 import { CancellationPolicyHistory } from '@/cancellations/cancellation-policy-history.entity';
 import { Cancellation } from '@/cancellations/cancellation.entity';
+import { BooksSettingsEntity } from '@/books/books-settings.entity';
 
 /** Every TypeORM entity, registered by the composition root (AppModule) and the TypeORM CLI. */
 export const ENTITIES = [
@@ -57,4 +58,5 @@ export const ENTITIES = [
   CancellationPolicy,
   CancellationPolicyHistory,
   Cancellation,
+  BooksSettingsEntity,
 ];

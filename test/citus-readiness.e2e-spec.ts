@@ -45,6 +45,7 @@ const DISTRIBUTION_ORDER = [
   'cancellation_policies',
   'cancellation_policy_history',
   'cancellations',
+  'books_settings',
 ];
 const TENANT_OWNED = [...DISTRIBUTION_ORDER].sort();
 

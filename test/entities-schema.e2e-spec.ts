@@ -44,6 +44,7 @@ const ENTITY_TABLES = [
   'bank_lines',
   'bank_statements',
   'bookings',
+  'books_settings',
   'cancellation_policies',
   'cancellation_policy_history',
   'cancellations',

@@ -174,6 +174,29 @@ describe('live responses match the committed OpenAPI document', () => {
     );
   });
 
+  it('books: settings (200 with an ETag, 400, 412) and vouchers (CSV, Tally, masters, 400)', async () => {
+    const books = (await t.createTenant()).key;
+    const read = await call('GET /tenant/books', http().get('/tenant/books').set(as(books)));
+    expect(read.status).toBe(200);
+    expect((await call('GET /tenant/books', http().get('/tenant/books'))).status).toBe(401);
+    const put = (body: object, ifMatch = '*') =>
+      http().put('/tenant/books').set(as(books)).set('If-Match', ifMatch).send(body);
+    const settings = { ledgers: { bank: 'HDFC Collection' } };
+    expect((await call('PUT /tenant/books', put(settings, read.headers.etag))).status).toBe(200);
+    expect((await call('PUT /tenant/books', put(settings, read.headers.etag))).status).toBe(412);
+    expect((await call('PUT /tenant/books', put({ partyLedger: '{buyerName}' }))).status).toBe(400);
+    const vouchers = (query: string) =>
+      http().get(`/books/vouchers?${query}`).set(as(books)).buffer(true);
+    for (const format of ['csv', 'tally', 'tally-masters']) {
+      const res = await call(
+        'GET /books/vouchers',
+        vouchers(`from=2026-04-01&to=2027-03-31&format=${format}`),
+      );
+      expect(res.status).toBe(200);
+    }
+    expect((await call('GET /books/vouchers', vouchers('from=2026-04-01'))).status).toBe(400);
+  });
+
   it('GST documents: an invoice, credit notes (200 JSON and PDF, 400, 404)', async () => {
     const gst = (await t.createTenant()).key;
     const settings = {
