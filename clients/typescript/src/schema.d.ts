@@ -1392,6 +1392,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/books": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's books settings: the ledgers vouchers post to (with an ETag).
+         * @description Until the first PUT: the defaults (company: the tenant's name; party ledger "{buyerName} ({bookingNumber})" under Sundry Debtors; Sales - Construction, Other Charges, Interest on Delayed Payment, Output CGST, Output SGST, TDS Receivable u/s 194-IA, Interest on Refunds, GST Written Off, Bank, Cash). The response carries an ETag; send it back as If-Match on PUT.
+         */
+        get: operations["BooksSettingsController_get"];
+        /**
+         * Replace the books settings.
+         * @description Replaces the settings: a field left out (or null), and a ledger left out of ledgers, takes its default; unknown fields are refused (400 VALIDATION_FAILED, as is a blank name, one over its length, or a partyLedger template without {bookingNumber} or with an unknown token). Send If-Match with the ETag of a GET (412 on mismatch). The settings apply to every file made afterwards, whatever its period. Errors: 412 BOOKS_SETTINGS_CHANGED.
+         */
+        put: operations["BooksSettingsController_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/books/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounting vouchers of a period, for TallyPrime or as CSV.
+         * @description One voucher per business event dated in [from, to]: Sales per demand (party debit gross; income by charge type, CGST, SGST credit), Receipt per receipt (bank account it is realised into, else the bank ledger; cash; or TDS debit, party credit), a Journal reversing a receipt on the day it was cancelled or bounced, a Credit Note per credit note, a Credit Note (untaxed) or Journal (GST credit time-barred, to GST Written Off) per demand cancelled without one, a Journal per booking cancellation for its untaxed and time-barred demands, and a Payment per refund paid. Every voucher balances to the paisa, and for every booking the party ledger's balance from the vouchers up to a day equals its statement of account's closing balance that day. VOUCHERNUMBER is the invoice number of a taxed demand, else the demand, credit note, receipt or refund number; REMOTEID (Tally) and documentId (CSV) are <id>:<SALE|RECEIPT|REVERSAL|CREDIT|WRITEOFF|REFUND>, so a re-import is recognisable. format=tally: a TallyPrime XML import (ENVELOPE / HEADER / TALLYREQUEST Import Data, REPORTNAME Vouchers, SVCURRENTCOMPANY the settings' company; a debit is ISDEEMEDPOSITIVE Yes with a negative AMOUNT). format=tally-masters: the same envelope with REPORTNAME All Masters and one LEDGER for every ledger the period's vouchers use (party ledgers under the settings' partyGroup); import it first. format=csv (default): UTF-8 with a byte order mark, CRLF, one row per ledger line with the columns date, voucherType, voucherNumber, documentId, ledger, debit, credit, narration, booking (booking: the booking's id); a line of 0.00 is never written. Streamed from one consistent snapshot on the export pool (503 EXPORT_BUSY with Retry-After when it is full); a failure after the headers breaks the connection. Errors: 400 VALIDATION_FAILED, 503 EXPORT_BUSY.
+         */
+        get: operations["BooksController_vouchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6338,6 +6382,148 @@ export interface components {
             hsn?: components["schemas"]["Gstr1HsnView"];
             /** @description Table 13: documents issued, per numbering series. Left out when none were. */
             doc_issue?: components["schemas"]["Gstr1DocIssueView"];
+        };
+        BooksLedgersView: {
+            /**
+             * @description Income of CONSTRUCTION demands (credited by Sales, debited by credit notes).
+             * @example Sales - Construction
+             */
+            construction: string;
+            /**
+             * @description Income of OTHER_CHARGES demands.
+             * @example Other Charges
+             */
+            otherCharges: string;
+            /**
+             * @description Income of INTEREST demands.
+             * @example Interest on Delayed Payment
+             */
+            interest: string;
+            /**
+             * @description Output CGST of invoices and credit notes.
+             * @example Output CGST
+             */
+            cgst: string;
+            /**
+             * @description Output SGST of invoices and credit notes.
+             * @example Output SGST
+             */
+            sgst: string;
+            /**
+             * @description Debited by TDS receipts.
+             * @example TDS Receivable u/s 194-IA
+             */
+            tds: string;
+            /**
+             * @description Debited by the interest paid with a refund.
+             * @example Interest on Refunds
+             */
+            refundInterest: string;
+            /**
+             * @description Debited by GST that can no longer be credited (time-barred invoices).
+             * @example GST Written Off
+             */
+            gstNotRecoverable: string;
+            /**
+             * @description Debited by non-cash receipts not realised into a bank account, credited by refunds when there is no collection account.
+             * @example Bank
+             */
+            bank: string;
+            /**
+             * @description Debited by CASH receipts, credited by CASH refunds.
+             * @example Cash
+             */
+            cash: string;
+        };
+        BooksSettingsView: {
+            /**
+             * @description The Tally company the vouchers are for (default: the tenant's name).
+             * @example Skyline Developers Private Limited
+             */
+            company: string;
+            /**
+             * @description Template of each booking's party ledger name.
+             * @example {buyerName} ({bookingNumber})
+             */
+            partyLedger: string;
+            /**
+             * @description The group of the party ledgers.
+             * @example Sundry Debtors
+             */
+            partyGroup: string;
+            /** @description The ledgers vouchers post to. */
+            ledgers: components["schemas"]["BooksLedgersView"];
+        };
+        BooksLedgersRequest: {
+            /**
+             * @description Income of CONSTRUCTION demands (credited by Sales, debited by credit notes). 1 to 100 characters; omitted or null: "Sales - Construction".
+             * @example Sales - Construction
+             */
+            construction?: string | null;
+            /**
+             * @description Income of OTHER_CHARGES demands. 1 to 100 characters; omitted or null: "Other Charges".
+             * @example Other Charges
+             */
+            otherCharges?: string | null;
+            /**
+             * @description Income of INTEREST demands. 1 to 100 characters; omitted or null: "Interest on Delayed Payment".
+             * @example Interest on Delayed Payment
+             */
+            interest?: string | null;
+            /**
+             * @description Output CGST of invoices and credit notes. 1 to 100 characters; omitted or null: "Output CGST".
+             * @example Output CGST
+             */
+            cgst?: string | null;
+            /**
+             * @description Output SGST of invoices and credit notes. 1 to 100 characters; omitted or null: "Output SGST".
+             * @example Output SGST
+             */
+            sgst?: string | null;
+            /**
+             * @description Debited by TDS receipts. 1 to 100 characters; omitted or null: "TDS Receivable u/s 194-IA".
+             * @example TDS Receivable u/s 194-IA
+             */
+            tds?: string | null;
+            /**
+             * @description Debited by the interest paid with a refund. 1 to 100 characters; omitted or null: "Interest on Refunds".
+             * @example Interest on Refunds
+             */
+            refundInterest?: string | null;
+            /**
+             * @description Debited by GST that can no longer be credited (time-barred invoices). 1 to 100 characters; omitted or null: "GST Written Off".
+             * @example GST Written Off
+             */
+            gstNotRecoverable?: string | null;
+            /**
+             * @description Debited by non-cash receipts not realised into a bank account, credited by refunds when there is no collection account. 1 to 100 characters; omitted or null: "Bank".
+             * @example Bank
+             */
+            bank?: string | null;
+            /**
+             * @description Debited by CASH receipts, credited by CASH refunds. 1 to 100 characters; omitted or null: "Cash".
+             * @example Cash
+             */
+            cash?: string | null;
+        };
+        BooksSettingsRequest: {
+            /**
+             * @description The Tally company the vouchers are imported into (SVCURRENTCOMPANY); 1 to 200 characters. Omitted or null: the tenant's name.
+             * @example Skyline Developers Private Limited
+             */
+            company?: string | null;
+            /**
+             * @description The name of each booking's party ledger, a template of the tokens {buyerName}, {bookingNumber}, {unit} ({unit}: the unit's name, else its id); it must contain {bookingNumber}. Omitted or null: "{buyerName} ({bookingNumber})".
+             * @example {buyerName} ({bookingNumber})
+             */
+            partyLedger?: string | null;
+            /**
+             * @description The group party ledgers are created under. Omitted or null: "Sundry Debtors".
+             * @example Sundry Debtors
+             */
+            partyGroup?: string | null;
+            /** @description The ledgers; each omitted (or null) one takes its default. */
+            ledgers?: components["schemas"]["BooksLedgersRequest"] | null;
         };
         FieldErrorView: {
             /**
@@ -20336,6 +20522,489 @@ export interface operations {
                      *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
                      *       "instance": "/gst/gstr1",
                      *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BooksSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this books settings; send it as If-Match on PUT. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BooksSettingsView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BooksSettingsController_replace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous GET or PUT (or `*`); another value is 412. */
+                "If-Match"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BooksSettingsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Version of this books settings; send it as If-Match on PUT. */
+                    ETag?: string;
+                    /** @description The commit's position in the database's log (opaque). Send it back as `X-Consistency-Token` on a read that must see this write, on any instance. */
+                    "X-Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BooksSettingsView"];
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag`. Codes: BOOKS_SETTINGS_CHANGED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/books-settings-changed",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "The books settings changed since they were read (If-Match does not match the current ETag); GET them again and retry.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "BOOKS_SETTINGS_CHANGED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body (after decompression) is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is larger than 1mb.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/database-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unreachable, starting or stopping; nothing was saved. Retry after the Retry-After delay.",
+                     *       "instance": "/tenant/books",
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    BooksController_vouchers: {
+        parameters: {
+            query: {
+                /** @description csv (default), tally (vouchers) or tally-masters (the ledgers they use). */
+                format?: "csv" | "tally" | "tally-masters";
+                /** @description The last day (YYYY-MM-DD): not before from, at most 366 days after it. */
+                to: string;
+                /** @description The first day (YYYY-MM-DD). */
+                from: string;
+            };
+            header?: {
+                /** @description Read-your-writes: the `X-Consistency-Token` of an earlier write response. The read then sees that write even when a read replica serves it (it waits up to REPLICA_WAIT_MS for the replica to replay it, else the primary answers). Opaque; send it back unchanged. Empty (what Postman sends for this optional header after an import) is the same as absent. Malformed: 400 INVALID_CONSISTENCY_TOKEN. */
+                "X-Consistency-Token"?: string;
+                /** @description The tenant key, e.g. `demo`. The same header as the `tenant` security scheme: in Swagger UI, Authorize's value replaces this field. Declared as a parameter too for tools that turn only one security scheme into auth (Postman's import, Portman): its example `{{tenantId}}` is a Postman variable, not a value the server assumes. Missing, or not a tenant key (an unresolved `{{tenantId}}` too): 400 `TENANT_HEADER_INVALID`; the tenant is never taken from the token. */
+                "x-tenant-id"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment named vouchers-<tenant key>-<from>-<to>.csv|xml (masters-… for tally-masters). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="vouchers-demo-20260401-20270331.xml" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description Invalid input; `errors` names each offending field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid: amount must not be less than 0.01.",
+                     *       "instance": "/books/vouchers",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "amount must not be less than 0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Missing, malformed, expired, not-yet-valid or badly signed bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A valid bearer token is required.",
+                     *       "instance": "/books/vouchers",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unknown or inactive tenant, a tenant the token does not grant, or a missing scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/tenant-forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not grant access to this tenant.",
+                     *       "instance": "/books/vouchers",
+                     *       "code": "TENANT_FORBIDDEN",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Over the rate limit; retry after the `Retry-After` delay. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry later.",
+                     *       "instance": "/books/vouchers",
+                     *       "code": "RATE_LIMITED",
+                     *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The database is unavailable or busy, or the service is shutting down; nothing was saved. Retry after the `Retry-After` delay. Codes: EXPORT_BUSY. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://errors.finance-service.dev/export-busy",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "2 exports are already running; retry in a few seconds.",
+                     *       "instance": "/books/vouchers",
+                     *       "code": "EXPORT_BUSY",
                      *       "traceId": "5f2b8c1e-7a8d-4c1b-9a55-0c9d2e7f1a23"
                      *     }
                      */
