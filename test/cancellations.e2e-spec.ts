@@ -403,6 +403,24 @@ describe('cancelling a paid-for booking', () => {
         received: { amount: 126000 },
         outstanding: { amount: 0 },
       });
+      for (const format of ['pdf', 'xlsx']) {
+        const printed = await request(t.server)
+          .get(`/bookings/${example.booking}/statement?format=${format}`)
+          .set(as(key))
+          .buffer(true)
+          .parse(binaryBody);
+        expect([format, printed.status, (printed.body as Buffer).length > 1000]).toEqual([
+          format,
+          200,
+          true,
+        ]);
+      }
+      const pdf = await request(t.server)
+        .get(`/bookings/${example.booking}/statement?format=pdf`)
+        .set(as(key))
+        .buffer(true)
+        .parse(binaryBody);
+      expect(await pdfText(pdf.body as Buffer)).toContain('Booking cancelled: deduction');
       const payer = await statement(`&payerId=${BUYER}`);
       expect(payer.closingBalance.amount).toBe(0);
       expect(kinds(payer)).toEqual(kinds(after));
