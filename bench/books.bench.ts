@@ -16,15 +16,21 @@
  *   in the same read-only snapshot as the application login (row-level security on), alternating
  *   which goes first. Rows are ledger lines (one CSV row each; the Tally file holds the same
  *   vouchers). Target: service rows/s >= 0.5x the COPY's.
- * - The service's memory during each export: this process runs the service and nothing else
- *   while the other process downloads, so its RSS is the service's. Idle: the RSS after a full GC
- *   just before the request; peak: VmHWM after resetting it (/proc/self/clear_refs 5) before the
- *   request, and the RSS sampled every 20 ms. Target: peak within 50 MB of idle.
+ * - The service's memory during each export. The service runs in a process of its own
+ *   (floor-service.js, as bench:floor runs it, with `npm start`'s --max-old-space-size=256 and
+ *   main.ts's heap growth), so its RSS is read from /proc/<pid>/status: idle is VmRSS after a
+ *   second with nothing to do just before the request; peak is VmHWM, reset to the current RSS
+ *   (/proc/<pid>/clear_refs 5) just before the request, beside VmRSS sampled every 20 ms.
+ *   Target: peak within 50 MB of idle.
+ *
+ * A new data set is saved under bench:floor's name (savedDataSet) right after it is loaded,
+ * before anything here changes it, so later runs and the other benches restore it.
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,12 +40,23 @@ import { to as copyTo } from 'pg-copy-streams';
 import { TenantContext } from '@/common/tenant-context';
 import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
 import { Tenant } from '@/http/tenancy/tenant.entity';
-import { Clock } from '@/platform/clock/clock';
+import { formatLocalDate, localDateInZone } from '@/common/dates/local-date';
+import { loadConfig } from '@/platform/config/app-config';
+import { TenantProvisioningService } from '@/tenants/tenant-provisioning.service';
+import { createApp } from '@/app.factory';
+import { ClsService } from 'nestjs-cls';
 import { BEGIN_BOOKS_SQL, COMMIT_SQL } from '@/books/books.sql';
 import { DEFAULT_LEDGERS } from '@/books/vouchers';
-import { runBench, savedDataSet, startBenchEnvironment } from './bench-support';
+import {
+  BENCH_JWT_SECRET,
+  benchHeaders,
+  freePort,
+  runBench,
+  savedDataSet,
+  startBenchDatabase,
+} from './bench-support';
 import { contextOf, p50 } from './owes.bench';
-import { memoryMb } from './processes';
+import { memoryMb, stopChild } from './processes';
 import { benchTenants, spreadReceipts } from './receipt-data';
 
 const HELP = `npm run bench:books [-- options]
@@ -56,7 +73,8 @@ const HELP = `npm run bench:books [-- options]
   --help           this text
 
 The issue's data set is the default (400,000 receipts on the hot tenant). The loaded cluster is
-bench:floor's saved one (BENCH_SAVED_DIR) when it exists; nothing is saved here.
+bench:floor's saved one (BENCH_SAVED_DIR) when it exists, and is saved under that
+name (before the GST documents are made) when it was generated here.
 `;
 
 const GSTIN = '27AAPFU0939F1ZV';
@@ -217,10 +235,27 @@ async function inSnapshot(
   }
 }
 
-/** Resets this process's VmHWM to its current RSS (Linux 4.0+); false where it cannot. */
-function resetPeak(): boolean {
+/**
+ * The service as bench:floor runs it (floor-service.js), with \`npm start\`'s heap limit; resolves
+ * once it listens.
+ */
+function startService(options: object): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, 'floor-service.js'), [JSON.stringify(options)], {
+      execArgv: ['--max-old-space-size=256'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) =>
+      reject(new Error(`the service exited ${code} before it listened`)),
+    );
+  });
+}
+
+/** Resets a process's VmHWM to its current RSS (Linux 4.0+); false where it cannot. */
+function resetPeak(pid: number): boolean {
   try {
-    writeFileSync('/proc/self/clear_refs', '5');
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
     return true;
   } catch {
     return false;
@@ -258,26 +293,60 @@ async function main(): Promise<void> {
     throw new Error('--from and --to are dates YYYY-MM-DD');
   }
 
-  const env = await startBenchEnvironment(
-    { HOUSEKEEPING_ENABLED: 'false' },
-    { saved: savedDataSet(receipts, tenants, hotShare) },
-  );
+  const db = await startBenchDatabase({
+    // The data set is bench:floor's: generated once, then restored.
+    saved: savedDataSet(receipts, tenants, hotShare),
+  });
+  let owner = new Client({ connectionString: db.ownerUrl });
+  await owner.connect();
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let serviceProcess: ChildProcess | undefined;
   try {
-    const created = await benchTenants(env.owner, {
-      restored: env.restored,
+    // Tenants as the tenant CLI makes them, through an in-process app that is closed again.
+    const setup = await createApp(
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: db.appUrl,
+        JWT_SECRET: BENCH_JWT_SECRET,
+        LOG_LEVEL: 'silent',
+        HOUSEKEEPING_ENABLED: 'false',
+      }),
+      db.appUrl,
+      { bufferLogs: false },
+    );
+    const created = await benchTenants(owner, {
+      restored: db.restored,
       tenants,
       spread: spreadReceipts(receipts, tenants, hotShare),
-      create: (key, name) => env.createTenant(key, name),
+      create: (key, name) =>
+        setup.get(ClsService).run(() => setup.get(TenantProvisioningService).create({ key, name })),
     });
-    const { rows } = await env.owner.query<Tenant>(
+    await setup.close();
+    if (!db.restored) {
+      await owner.end();
+      await db.save();
+      owner = new Client({ connectionString: db.ownerUrl });
+      await owner.connect();
+    }
+    // The service in a process of its own, started as \`npm start\` starts it (256 MB old space,
+    // main.ts's heap growth): its RSS is read from /proc.
+    const port = await freePort();
+    serviceProcess = await startService({
+      appUrl: db.appUrl,
+      port,
+      secret: BENCH_JWT_SECRET,
+      logLevel: 'info',
+    });
+    const pid = serviceProcess.pid!;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const { rows } = await owner.query<Tenant>(
       `SELECT id, key, currency, locale, timezone, fy_start_month AS "fyStartMonth"
          FROM tenants WHERE id = $1`,
       [created[0].id],
     );
     const tenant: TenantContext = contextOf(rows[0]);
-    const headers = env.headers(tenant.tenantKey);
-    const { rows: count } = await env.owner.query<{ n: string }>(
+    const headers = benchHeaders(tenant.tenantKey);
+    const { rows: count } = await owner.query<{ n: string }>(
       'SELECT count(*) AS n FROM receipts WHERE tenant_id = $1',
       [tenant.tenantId],
     );
@@ -286,7 +355,7 @@ async function main(): Promise<void> {
     const call = async <T>(method: string, path: string, body: unknown, expected: number) => {
       const payload = JSON.stringify(body);
       return new Promise<T>((resolve, reject) => {
-        const req = request(env.baseUrl + path, { method, headers, agent }, (res) => {
+        const req = request(baseUrl + path, { method, headers, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', reject);
@@ -314,7 +383,7 @@ async function main(): Promise<void> {
       },
       200,
     );
-    const today = env.app.get(Clock).today(tenant);
+    const today = formatLocalDate(localDateInZone(new Date(), tenant.timezone));
     const period = today.slice(0, 7);
     const days = Number(today.slice(8, 10));
     const made = Date.now();
@@ -365,7 +434,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < demandIds.length && cancelled < cancels; i += step, cancelled++) {
       await call('POST', `/demands/${demandIds[i]}/cancel`, { reason: 'Raised twice' }, 200);
     }
-    const { rows: docs } = await env.owner.query<{ invoices: number; notes: number }>(
+    const { rows: docs } = await owner.query<{ invoices: number; notes: number }>(
       `SELECT (SELECT count(*)::int FROM tax_invoices
                 WHERE tenant_id = $1 AND to_char(invoice_date, 'YYYY-MM') = $2) AS invoices,
               (SELECT count(*)::int FROM credit_notes
@@ -375,10 +444,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Made ${bookings} bookings, ${demandIds.length} taxed demands dated ${period}-01..${today} and ${cancelled} cancels through the API in ${((Date.now() - made) / 1000).toFixed(0)} s: ${docs[0].invoices} tax invoices, ${docs[0].notes} credit notes in ${period}\n`,
     );
-    await env.owner.query('ANALYZE tax_invoices, credit_notes, demands, bookings');
+    await owner.query('ANALYZE tax_invoices, credit_notes, demands, bookings');
 
-    const gstr1Url = (format: string) =>
-      `${env.baseUrl}/gst/gstr1?period=${period}&format=${format}`;
+    const gstr1Url = (format: string) => `${baseUrl}/gst/gstr1?period=${period}&format=${format}`;
     const gstr1 = async (format: string) => {
       const res = await get(agent, gstr1Url(format), headers);
       if (res.status !== 200) {
@@ -408,13 +476,13 @@ async function main(): Promise<void> {
     }
 
     // --- The year's vouchers against a COPY of the same ledger lines.
-    const lit = (value: string) => env.owner.escapeLiteral(value);
+    const lit = (value: string) => owner.escapeLiteral(value);
     const copySql = copyLedgerLinesSql(lit, { tenantId: tenant.tenantId, from, to });
     const vouchersUrl = (format: string) =>
-      `${env.baseUrl}/books/vouchers?from=${from}&to=${to}&format=${format}`;
+      `${baseUrl}/books/vouchers?from=${from}&to=${to}&format=${format}`;
     let copyRows = 0;
     const copy = () =>
-      inSnapshot(env.appUrl, tenant.tenantId, async (client) => {
+      inSnapshot(db.appUrl, tenant.tenantId, async (client) => {
         const stream = client.query(copyTo(copySql));
         await pipeline(stream, nothing());
         copyRows = stream.rowCount;
@@ -444,20 +512,16 @@ async function main(): Promise<void> {
     const sides = { csv: side(), tally: side() };
     let hwmReset = true;
     const service = async (format: 'csv' | 'tally', s: Side) => {
-      global.gc?.();
-      await sleep(200);
-      global.gc?.();
-      const idle = process.memoryUsage().rss / 2 ** 20;
-      hwmReset = resetPeak() && hwmReset;
+      // Idle: the service's RSS after a second with nothing to do.
+      await sleep(1000);
+      const idle = memoryMb(pid, 'VmRSS');
+      hwmReset = resetPeak(pid) && hwmReset;
       let sampled = idle;
-      const sampler = setInterval(
-        () => (sampled = Math.max(sampled, process.memoryUsage().rss / 2 ** 20)),
-        20,
-      );
+      const sampler = setInterval(() => (sampled = Math.max(sampled, memoryMb(pid, 'VmRSS'))), 20);
       try {
         const result = await download(vouchersUrl(format), headers);
         s.idleMb.push(idle);
-        s.peakMb.push(memoryMb(process.pid, 'VmHWM'));
+        s.peakMb.push(memoryMb(pid, 'VmHWM'));
         s.sampledMb.push(sampled);
         s.firstByteMs.push(result.firstByteMs);
         s.bytes = result.bytes;
@@ -525,14 +589,16 @@ async function main(): Promise<void> {
       }),
       '',
       hwmReset
-        ? 'Peak: VmHWM reset before each export (/proc/self/clear_refs); growth is the largest peak - idle of the rounds.'
-        : 'Peak: VmHWM could not be reset (/proc/self/clear_refs): the peaks are of the whole run; use the sampled maxima.',
+        ? 'Peak: VmHWM reset before each export (/proc/<pid>/clear_refs); growth: the largest peak - idle of the rounds.'
+        : 'Peak: VmHWM could not be reset (/proc/<pid>/clear_refs): the peaks are of the whole run; use the sampled maxima.',
       '',
     ];
     process.stdout.write(lines.join('\n'));
   } finally {
     agent.destroy();
-    await env.stop();
+    if (serviceProcess) await stopChild(serviceProcess);
+    await owner.end();
+    await db.stop();
   }
 }
 
