@@ -70,6 +70,7 @@ const HELP = `npm run bench:books [-- options]
   --rounds K       voucher rounds (COPY + service, per format) (default 3)
   --from, --to     the vouchers' year                      (default 2025-04-01 .. 2026-03-31,
                    the financial year the loaded receipts fill)
+  --cpu-prof DIR   the service's CPU profile (node --cpu-prof) written into DIR at the end
   --help           this text
 
 The issue's data set is the default (400,000 receipts on the hot tenant). The loaded cluster is
@@ -239,10 +240,13 @@ async function inSnapshot(
  * The service as bench:floor runs it (floor-service.js), with \`npm start\`'s heap limit; resolves
  * once it listens.
  */
-function startService(options: object): Promise<ChildProcess> {
+function startService(options: object, cpuProfDir?: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(join(__dirname, 'floor-service.js'), [JSON.stringify(options)], {
-      execArgv: ['--max-old-space-size=256'],
+      execArgv: [
+        '--max-old-space-size=256',
+        ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []),
+      ],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     child.once('message', () => resolve(child));
@@ -274,6 +278,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '3' },
       from: { type: 'string', default: '2025-04-01' },
       to: { type: 'string', default: '2026-03-31' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -331,12 +336,10 @@ async function main(): Promise<void> {
     // The service in a process of its own, started as \`npm start\` starts it (256 MB old space,
     // main.ts's heap growth): its RSS is read from /proc.
     const port = await freePort();
-    serviceProcess = await startService({
-      appUrl: db.appUrl,
-      port,
-      secret: BENCH_JWT_SECRET,
-      logLevel: 'info',
-    });
+    serviceProcess = await startService(
+      { appUrl: db.appUrl, port, secret: BENCH_JWT_SECRET, logLevel: 'info' },
+      values['cpu-prof'],
+    );
     const pid = serviceProcess.pid!;
     const baseUrl = `http://127.0.0.1:${port}`;
     const { rows } = await owner.query<Tenant>(
