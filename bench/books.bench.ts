@@ -1,5 +1,5 @@
 /**
- * npm run bench:books [-- --receipts 1000000 --runs 7 --rounds 3]
+ * npm run bench:books [-- --receipts 1000000 --runs 7 --rounds 5]
  *
  * The returns and the books on the issue's data set (issue 41; 1M receipts over 50 tenants, 400k
  * on the hot one; docs/returns-and-books.md):
@@ -67,7 +67,7 @@ const HELP = `npm run bench:books [-- options]
   --invoices I     taxed demands made for the GSTR-1 month  (default 3000)
   --cancels C      of them cancelled (credit notes)        (default 300)
   --runs R         GSTR-1 requests per format              (default 7)
-  --rounds K       voucher rounds (COPY + service, per format) (default 3)
+  --rounds K       voucher rounds (COPY + service, per format) (default 5)
   --from, --to     the vouchers' year                      (default 2025-04-01 .. 2026-03-31,
                    the financial year the loaded receipts fill)
   --cpu-prof DIR   the service's CPU profile (node --cpu-prof) written into DIR at the end
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
       invoices: { type: 'string', default: '3000' },
       cancels: { type: 'string', default: '300' },
       runs: { type: 'string', default: '7' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '5' },
       from: { type: 'string', default: '2025-04-01' },
       to: { type: 'string', default: '2026-03-31' },
       'cpu-prof': { type: 'string' },

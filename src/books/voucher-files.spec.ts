@@ -35,7 +35,7 @@ function builtByBuilder(v: Voucher): string {
         })),
       },
     },
-  }) as string;
+  });
   return `${xml}\r\n`;
 }
 

@@ -10,8 +10,10 @@ import type { BooksSettings, Voucher } from './vouchers';
  * Tally (references/tally/NOTES.md): ENVELOPE / HEADER / TALLYREQUEST "Import Data" / BODY /
  * IMPORTDATA / REQUESTDESC (REPORTNAME, STATICVARIABLES / SVCURRENTCOMPANY) / REQUESTDATA of
  * TALLYMESSAGE, one object each. A debit is ISDEEMEDPOSITIVE Yes with a negative AMOUNT, a credit
- * No with a positive one, so a voucher's AMOUNTs sum to 0. Text is escaped by fast-xml-parser's
- * builder; characters XML 1.0 cannot hold (C0 controls but tab, LF, CR) are dropped first.
+ * No with a positive one, so a voucher's AMOUNTs sum to 0. Text is escaped as fast-xml-parser's
+ * builder escapes it (the builder writes the head and masters; the vouchers, one per event, are
+ * written by hand to the same bytes); characters XML 1.0 cannot hold (C0 controls but tab, LF,
+ * CR) are dropped first.
  */
 
 const builder = new XMLBuilder({
