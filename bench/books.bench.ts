@@ -64,10 +64,10 @@ const HELP = `npm run bench:books [-- options]
   --receipts N     receipts in total                       (default 1000000)
   --tenants T      tenants they are spread over            (default 50)
   --hot-share F    share of N on the first ("hot") tenant  (default 0.4)
-  --invoices I     taxed demands made for the GSTR-1 month  (default 3000)
+  --invoices I     taxed demands made for the GSTR-1 month (default 3000)
   --cancels C      of them cancelled (credit notes)        (default 300)
   --runs R         GSTR-1 requests per format              (default 7)
-  --rounds K       voucher rounds (COPY + service, per format) (default 5)
+  --rounds K       voucher rounds, COPY + service a format (default 5)
   --from, --to     the vouchers' year                      (default 2025-04-01 .. 2026-03-31,
                    the financial year the loaded receipts fill)
   --cpu-prof DIR   the service's CPU profile (node --cpu-prof) written into DIR at the end
