@@ -124,7 +124,8 @@ async function write(res: Response, text: string): Promise<void> {
  * (EXPORT_POOL_SIZE connections; one more is 503 EXPORT_BUSY), one read-only REPEATABLE READ
  * transaction with the tenant set for row-level security, and a server-side cursor read
  * FETCH_ROWS events at a time only when the response has room. Each event becomes one voucher
- * (vouchers.ts) written at once, so memory stays flat whatever the period holds; only the
+ * (vouchers.ts); a FETCH's vouchers are written as one piece, so memory stays flat (one batch)
+ * whatever the period holds; only the
  * masters keep the names of the ledgers already written (one per booking of the period). The
  * transaction COMMITs and frees its place once the last event is read; a failure after the
  * headers destroys the response, so a truncated file never looks complete. Always on the
@@ -252,11 +253,11 @@ export class BooksService implements OnModuleDestroy {
     client: PoolClient,
     gone: () => boolean,
     done: () => Promise<void>,
-  ): AsyncGenerator<VouchersCursorRow> {
+  ): AsyncGenerator<VouchersCursorRow[]> {
     for (;;) {
       if (gone()) throw new Error('the client went away');
       const { rows } = await client.query<VouchersCursorRow>(fetchVouchersSql(FETCH_ROWS));
-      yield* rows;
+      if (rows.length > 0) yield rows;
       if (rows.length < FETCH_ROWS) break;
     }
     await done();
@@ -264,45 +265,56 @@ export class BooksService implements OnModuleDestroy {
 }
 
 /**
- * Writes the file's head and one piece per event to `res`; answers the tail, written by the
- * caller after the transaction is committed.
+ * Writes the file's head and then, for each batch of events (one FETCH), their pieces as one
+ * write: a write per event cost a promise and a socket write each, a third of the export's time.
+ * Answers the tail, written by the caller after the transaction is committed.
  */
 export async function writeFile(
   format: VoucherFormat,
   settings: BooksSettings,
-  events: AsyncIterable<VouchersCursorRow>,
+  batches: AsyncIterable<VouchersCursorRow[]>,
   res: Response,
 ): Promise<string> {
   if (format === 'csv') {
     await write(res, CSV_HEAD);
-    for await (const event of events) {
-      const voucher = voucherOf(event, settings);
-      if (voucher) await write(res, csvRows(voucher));
+    for await (const events of batches) {
+      let text = '';
+      for (const event of events) {
+        const voucher = voucherOf(event, settings);
+        if (voucher) text += csvRows(voucher);
+      }
+      await write(res, text);
     }
     return '';
   }
   if (format === 'tally') {
     await write(res, tallyHead('Vouchers', settings.company));
-    for await (const event of events) {
-      const voucher = voucherOf(event, settings);
-      if (voucher) await write(res, tallyVoucher(voucher));
+    for await (const events of batches) {
+      let text = '';
+      for (const event of events) {
+        const voucher = voucherOf(event, settings);
+        if (voucher) text += tallyVoucher(voucher);
+      }
+      await write(res, text);
     }
     return TALLY_TAIL;
   }
   await write(res, tallyHead('All Masters', settings.company));
   const parents = ledgerParents(settings);
   const written = new Set<string>();
-  for await (const event of events) {
-    const voucher = voucherOf(event, settings);
-    if (!voucher) continue;
+  for await (const events of batches) {
     let text = '';
-    for (const line of voucher.lines) {
-      if (written.has(line.ledger)) continue;
-      written.add(line.ledger);
-      const parent = line.party
-        ? settings.partyGroup
-        : (parents.get(line.ledger) ?? 'Bank Accounts');
-      text += tallyLedger(line.ledger, parent);
+    for (const event of events) {
+      const voucher = voucherOf(event, settings);
+      if (!voucher) continue;
+      for (const line of voucher.lines) {
+        if (written.has(line.ledger)) continue;
+        written.add(line.ledger);
+        const parent = line.party
+          ? settings.partyGroup
+          : (parents.get(line.ledger) ?? 'Bank Accounts');
+        text += tallyLedger(line.ledger, parent);
+      }
     }
     await write(res, text);
   }
