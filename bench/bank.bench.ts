@@ -329,6 +329,7 @@ async function insertsOnly(
   tenantId: string,
   text: string,
   label: string,
+  accountNumber: string,
 ): Promise<number> {
   const [{ id: accountId }] = (
     await owner.query<{ id: string }>(
@@ -340,10 +341,7 @@ async function insertsOnly(
   const parser = parseCsvStatement(
     decodeStatement(Buffer.from(text)).text,
     {},
-    {
-      accountNumber: ACCOUNT,
-      currency: 'INR',
-    },
+    { accountNumber, currency: 'INR' },
   );
   const keys = new LineKeys();
   const chunks = [emptyColumns()];
@@ -392,10 +390,10 @@ async function insertsOnly(
 }
 
 /** The parse alone, as the import does it, without a database: ms. */
-async function parseOnly(text: string): Promise<number> {
+async function parseOnly(text: string, accountNumber: string): Promise<number> {
   const start = process.hrtime.bigint();
   const decoded = decodeStatement(Buffer.from(text)).text;
-  const parser = parseCsvStatement(decoded, {}, { accountNumber: ACCOUNT, currency: 'INR' });
+  const parser = parseCsvStatement(decoded, {}, { accountNumber, currency: 'INR' });
   const keys = new LineKeys();
   for (let next = await parser.next(); !next.done; next = await parser.next()) {
     keys.next(next.value);
@@ -528,6 +526,64 @@ async function replayMatching(
   } finally {
     await owner.query('ROLLBACK');
   }
+}
+
+/** The receipts table's update counters and the WAL position (pg_stat_user_tables, pg_current_wal_lsn). */
+interface WriteMark {
+  upd: number;
+  hot: number;
+  lsn: string;
+}
+
+async function writeMark(owner: Client): Promise<WriteMark> {
+  await owner.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await owner.query<WriteMark>(
+    `SELECT n_tup_upd::float8 AS upd, n_tup_hot_upd::float8 AS hot, pg_current_wal_lsn()::text AS lsn
+       FROM pg_stat_user_tables WHERE relid = 'receipts'::regclass`,
+  );
+  return rows[0];
+}
+
+/**
+ * What a write between two marks did to `receipts`: its updates and the HOT share of them
+ * (another backend's counters reach pg_stat_user_tables within about a second of its commit:
+ * polled until they move), the WAL it wrote in all, and (pg_walinspect) the WAL records and bytes
+ * that touched `receipts` or one of its indexes.
+ */
+async function receiptWrites(owner: Client, before: WriteMark, expectUpdates: boolean) {
+  let after = await writeMark(owner);
+  for (let i = 0; i < 100 && expectUpdates && after.upd === before.upd; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await writeMark(owner);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  const settled = await writeMark(owner);
+  await owner.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  const { rows } = await owner.query<{ records: number; bytes: number; total: number }>(
+    `WITH rels AS (
+       SELECT pg_relation_filenode(c.oid) AS filenode FROM pg_class c
+        WHERE c.oid = 'receipts'::regclass
+           OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'receipts'::regclass)
+     ), records AS (
+       SELECT DISTINCT b.start_lsn, b.record_length
+         FROM pg_get_wal_block_info($1::pg_lsn, $2::pg_lsn) b
+        WHERE b.relfilenode IN (SELECT filenode FROM rels)
+     )
+     SELECT count(*)::float8 AS records, coalesce(sum(record_length), 0)::float8 AS bytes,
+            ($2::pg_lsn - $1::pg_lsn)::float8 AS total
+       FROM records`,
+    [before.lsn, settled.lsn],
+  );
+  const updates = settled.upd - before.upd;
+  const hot = settled.hot - before.hot;
+  return {
+    updates,
+    hot,
+    hotShare: updates === 0 ? 0 : hot / updates,
+    walRecords: rows[0].records,
+    walBytes: rows[0].bytes,
+    walTotal: rows[0].total,
+  };
 }
 
 /**
@@ -703,9 +759,9 @@ async function main(): Promise<void> {
       }),
     ) as Record<keyof typeof files, string>;
     const parseMs = {
-      first: await parseOnly(files.first),
-      overlap: await parseOnly(files.overlap),
-      big: await parseOnly(files.big),
+      first: await parseOnly(files.first, ACCOUNT),
+      overlap: await parseOnly(files.overlap, ACCOUNT),
+      big: await parseOnly(files.big, BIG_ACCOUNT),
     };
     const sizes = Object.fromEntries(
       Object.entries(files).map(([name, text]) => [name, Buffer.byteLength(text)]),
@@ -731,6 +787,7 @@ async function main(): Promise<void> {
       copy: { ms: number; rows: number } | null;
       inserts: number | null;
       text: string | null;
+      account: string;
       rss: [number, number];
       heap: number;
     }[] = [];
@@ -743,6 +800,7 @@ async function main(): Promise<void> {
       baselineOf: string | null,
       expectStatus: number,
       text: string | null,
+      accountNumber = ACCOUNT,
     ) => {
       const m = await sampled(fn);
       if (m.result.status !== expectStatus) {
@@ -758,6 +816,7 @@ async function main(): Promise<void> {
         copy: null,
         inserts: null,
         text,
+        account: accountNumber,
         rss: [m.rssBefore, m.rssPeak],
         heap: m.heapPeak,
       });
@@ -802,12 +861,15 @@ async function main(): Promise<void> {
       second,
       201,
       files.big,
+      BIG_ACCOUNT,
     );
     // The baselines, once every import is measured (their rows, in accounts of their own, would
     // otherwise be candidates of the later imports' look-alike probes).
     for (const r of runs) {
       if (r.statement) r.copy = await copyBaseline(env.owner, tenant.id, r.statement, r.name);
-      if (r.text) r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name);
+      if (r.text) {
+        r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name, r.account);
+      }
     }
 
     // Matching: the hot tenant's own receipts of one month, as the bank credited them.
@@ -826,11 +888,20 @@ async function main(): Promise<void> {
     const matchText = matchingStatement(monthReceipts, matchLines);
     writeFileSync(matchPath, matchText);
     await env.owner.query('ANALYZE bank_lines');
+    const mark = await writeMark(env.owner);
     const matched = await sampled(uploadTo(matchAccount, matchPath));
     if (matched.result.status !== 201) {
       throw new Error(`match: ${matched.result.status} ${JSON.stringify(matched.result.body)}`);
     }
     const matchStatement = await latestStatement(matchAccount);
+    const { rows: realisedRows } = await env.owner.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM bank_line_matches m
+         JOIN bank_lines l ON l.tenant_id = m.tenant_id AND l.id = m.bank_line_id
+        WHERE l.statement_id = $1 AND m.kind = 'CREDIT'`,
+      [matchStatement],
+    );
+    const realisedCount = realisedRows[0].n;
+    const writes = await receiptWrites(env.owner, mark, realisedCount > 0);
     if (values.explain) await replayMatching(env.owner, tenant.id, matchStatement, true);
     const replay = await replayMatching(env.owner, tenant.id, matchStatement, false);
     if (!replay) throw new Error('replay: no figures');
@@ -839,7 +910,7 @@ async function main(): Promise<void> {
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indrelid = 'receipts'::regclass
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-          AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_unrealised_amount_idx')`,
+          AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_active_amount_idx')`,
     );
     const ablation = !values['no-ablation'];
     const withoutTrigram = ablation
@@ -886,6 +957,9 @@ async function main(): Promise<void> {
         '| import + match ms (target 3000) | matching SQL alone ms | import / matching SQL | auto / suggested / unmatched | the same replayed | MB | service RSS MB: before → peak |\n' +
         '|---|---|---|---|---|---|---|\n' +
         `| ${matched.result.ms.toFixed(0)} ${matched.result.ms <= 3000 ? '✓' : '✗'} | ${replay.ms.toFixed(0)} | ${(matched.result.ms / replay.ms).toFixed(1)} | ${m.auto} / ${m.suggested} / ${m.unmatched} | ${r.auto} / ${r.suggested} / ${r.unmatched} | ${mb(Buffer.byteLength(matchText))} | ${mb(matched.rssBefore)} → ${mb(matched.rssPeak)} |\n` +
+        `\nRealising the ${realisedCount} receipts in that import: ${writes.updates} updates of receipts, ${writes.hot} of them HOT (HOT share ${(100 * writes.hotShare).toFixed(1)} %); ` +
+        `WAL touching receipts or its indexes ${(writes.walRecords / Math.max(realisedCount, 1)).toFixed(1)} records and ${(writes.walBytes / Math.max(realisedCount, 1)).toFixed(0)} bytes per realised receipt ` +
+        `(${writes.walRecords} records, ${mb(writes.walBytes)} MB); the whole import wrote ${mb(writes.walTotal)} MB of WAL (${(writes.walTotal / Math.max(realisedCount, 1)).toFixed(0)} bytes per realised receipt)\n` +
         (ablation
           ? `\nThe matching SQL alone again: without the receipts' trigram index ${withoutTrigram?.ms.toFixed(0)} ms; ` +
             `without the ${receiptIndexes.length} of their indexes that are neither constraints nor matching's own two ${withoutIndexes?.ms.toFixed(0)} ms ` +

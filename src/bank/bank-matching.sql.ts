@@ -141,7 +141,7 @@ ref_pairs AS (
          CASE WHEN r.payment_mode IN (${sqlModes(BOUNCEABLE_MODES)}) THEN 10 ELSE 3 END AS max_days,
          r.demand_id, s.narration
     FROM undecided s
-    -- In paise (bigint =, leakproof): under RLS only that reaches receipts_unrealised_amount_idx.
+    -- In paise (bigint =, leakproof): under RLS only that reaches receipts_active_amount_idx.
     JOIN receipts r ON r.tenant_id = $1 AND amount_paise(r.amount) = s.amount_paise
      AND r.received_date BETWEEN s.value_date - 10 AND s.value_date
    WHERE ${OPEN_RECEIPT}

@@ -31,6 +31,7 @@ import { GstDocumentNumbers1765620000000 } from '../../migrations/1765620000000-
 import { GstSettings1765630000000 } from '../../migrations/1765630000000-GstSettings';
 import { DemandTax1765640000000 } from '../../migrations/1765640000000-DemandTax';
 import { QueueStartGrant1765650000000 } from '../../migrations/1765650000000-QueueStartGrant';
+import { RealisationHotUpdate1765671000000 } from '../../migrations/1765671000000-RealisationHotUpdate';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   GstSettings1765630000000,
   DemandTax1765640000000,
   QueueStartGrant1765650000000,
+  RealisationHotUpdate1765671000000,
 ];
 
 export function dataSourceOptions(
