@@ -74,6 +74,8 @@ const WITHOUT_ENTITY: Record<string, string> = {
   webhook_subscriptions: 'webhooks',
   webhook_deliveries: 'webhooks',
   rate_limit_budgets: 'the shared rate-limit budgets (http/throttling/rate-limit.sql.ts)',
+  seed_deferred_indexes:
+    "the demo seed's indexes and foreign keys built after its rows (seed/demo-seed.sql.ts)",
   typeorm_metadata: 'made by this test (describeGeneratedColumns)',
 };
 

@@ -32,6 +32,7 @@ import { GstSettings1765630000000 } from '../../migrations/1765630000000-GstSett
 import { DemandTax1765640000000 } from '../../migrations/1765640000000-DemandTax';
 import { QueueStartGrant1765650000000 } from '../../migrations/1765650000000-QueueStartGrant';
 import { RealisationHotUpdate1765671000000 } from '../../migrations/1765671000000-RealisationHotUpdate';
+import { SeedDeferredIndexes1765672000000 } from '../../migrations/1765672000000-SeedDeferredIndexes';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
 types.setTypeParser(types.builtins.DATE, (value: string) => value);
@@ -70,6 +71,7 @@ export const MIGRATIONS = [
   DemandTax1765640000000,
   QueueStartGrant1765650000000,
   RealisationHotUpdate1765671000000,
+  SeedDeferredIndexes1765672000000,
 ];
 
 export function dataSourceOptions(

@@ -22,8 +22,10 @@ import {
   ADVANCE_SEARCH_VERSION_SQL,
   ANALYZE_SEEDED_SQL,
   advanceSearchVersionParams,
+  DEFER_SEED_INDEXES_SQL,
   DEMO_CHUNK_SQL,
   demoChunkParams,
+  RESTORE_SEED_INDEXES_SQL,
   INSERT_COUNTERS_SQL,
   insertCountersParams,
   SEARCH_VERSION_SQL,
@@ -95,16 +97,25 @@ export async function seedDemoTenants(
   const counts: Record<string, number> = {};
   await app.get(ClsService).run(() =>
     txHost.withTransaction(async () => {
+      // On a database with no bookings, demands or receipts yet, their indexes and foreign keys
+      // are built once the rows are in (demo-seed.sql.ts DEFER_SEED_INDEXES_SQL); else kept.
+      const [{ deferred }] = await txHost.tx.query<{ deferred: number }[]>(DEFER_SEED_INDEXES_SQL);
+      const tenants: Tenant[] = [];
       for (const spec of specs) {
         // Joins this transaction (default propagation): tenant + default configuration.
         const tenant = await provisioning.create({ key: spec.key, name: spec.name }, ACTOR);
+        tenants.push(tenant);
         const em = txHost.tx;
         await bindTenant(em, tenant.id);
         const input = await planInput(em, tenant, spec.seed, receiptsPerTenant);
         counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
           progress?.(spec.key, receipts),
         );
-        await em.query(ANALYZE_SEEDED_SQL);
+      }
+      if (deferred > 0) await txHost.tx.query(RESTORE_SEED_INDEXES_SQL);
+      await txHost.tx.query(ANALYZE_SEEDED_SQL);
+      for (const tenant of tenants) {
+        await bindTenant(txHost.tx, tenant.id);
         await seedDemoBank(app, tenant);
         await seedDemoLetters(app, tenant);
       }
