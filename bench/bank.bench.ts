@@ -39,6 +39,8 @@ import { LineKeys } from '@/bank/statements/line-key';
 import { extractReferences } from '@/bank/statements/references';
 import { decodeStatement } from '@/bank/statements/text-decoding';
 import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
+import { matchEventsSql } from '@/bank/match-events.sql';
+import { moneyFormat } from '@/common/money/money-json.sql';
 import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
 import { runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { poolDb, recordReceipt } from './floor-server';
@@ -924,6 +926,25 @@ async function main(): Promise<void> {
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
           AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_active_amount_idx')`,
     );
+    // The events of that import made in SQL again (the SELECT alone, as the owner): what the
+    // flush's INSERT ... SELECT spends building them.
+    const format = moneyFormat('INR', 'en-IN');
+    let eventsMs: number | null = null;
+    if (format) {
+      const { rows: ids } = await env.owner.query<{ lines: string[]; receipts: string[] }>(
+        `SELECT array_agg(DISTINCT l.id) AS lines, array_agg(m.receipt_id) AS receipts
+           FROM bank_lines l JOIN bank_line_matches m
+             ON m.tenant_id = l.tenant_id AND m.bank_line_id = l.id AND m.kind = 'CREDIT'
+          WHERE l.statement_id = $1`,
+        [matchStatement],
+      );
+      const start = process.hrtime.bigint();
+      await env.owner.query(
+        `SELECT count(*), sum(length(data)) FROM (${matchEventsSql(format)}) e WHERE $2::text IS NULL`,
+        [tenant.id, null, ids[0].lines, ids[0].receipts],
+      );
+      eventsMs = Number(process.hrtime.bigint() - start) / 1e6;
+    }
     const offTheRow = await replayMatching(env.owner, tenant.id, matchStatement, false, [], true);
     const ablation = !values['no-ablation'];
     const withoutTrigram = ablation
@@ -970,6 +991,7 @@ async function main(): Promise<void> {
         '| import + match ms (target 3000) | matching SQL alone ms | import / matching SQL | auto / suggested / unmatched | the same replayed | MB | service RSS MB: before → peak |\n' +
         '|---|---|---|---|---|---|---|\n' +
         `| ${matched.result.ms.toFixed(0)} ${matched.result.ms <= 3000 ? '✓' : '✗'} | ${replay.ms.toFixed(0)} | ${(matched.result.ms / replay.ms).toFixed(1)} | ${m.auto} / ${m.suggested} / ${m.unmatched} | ${r.auto} / ${r.suggested} / ${r.unmatched} | ${mb(Buffer.byteLength(matchText))} | ${mb(matched.rssBefore)} → ${mb(matched.rssPeak)} |\n` +
+        `\nIts ${realisedCount} receipt.realised and matched lines' bank-line.matched events built in SQL again (the SELECT alone): ${eventsMs?.toFixed(0) ?? '—'} ms\n` +
         `\nThe matching SQL alone without its UPDATE of receipts (realisation kept off the receipts row): ${offTheRow?.ms.toFixed(0)} ms, against ${replay.ms.toFixed(0)} ms with it\n` +
         `\nRealising the ${realisedCount} receipts in that import: ${writes.updates} updates of receipts, ${writes.hot} of them HOT (HOT share ${(100 * writes.hotShare).toFixed(1)} %); ` +
         `WAL touching receipts or its indexes ${(writes.walRecords / Math.max(realisedCount, 1)).toFixed(1)} records and ${(writes.walBytes / Math.max(realisedCount, 1)).toFixed(0)} bytes per realised receipt ` +
