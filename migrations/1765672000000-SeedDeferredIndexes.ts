@@ -19,7 +19,8 @@ const TABLES = `'bookings'::regclass, 'demands'::regclass, 'demand_splits'::regc
  * Both are SECURITY DEFINER (the application role owns no table), owned by the role that runs
  * the migrations; when that role cannot see every tenant's rows (not a superuser, no BYPASSRLS)
  * the check could not be trusted and nothing is deferred. The seed's transaction holds the four
- * tables locked to its commit: the demo seed runs before the service listens.
+ * tables locked to its commit: only the first start's seed defers (seedDemoTenants'
+ * `deferIndexes`), before the service listens.
  */
 export class SeedDeferredIndexes1765672000000 implements MigrationInterface {
   name = 'SeedDeferredIndexes1765672000000';

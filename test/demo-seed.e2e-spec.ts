@@ -549,6 +549,8 @@ describe('demo seed on a fresh database', () => {
         { key: 'demo-b', name: 'Harbourview Homes LLP', seed: 7 },
       ],
       2_000,
+      undefined,
+      { deferIndexes: true },
     );
     expect(seeded).toEqual({ demo: 2_000, 'demo-b': 2_000 });
     const after = await schema();
