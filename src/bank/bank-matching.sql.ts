@@ -14,7 +14,11 @@
 import { BOUNCEABLE_MODES, NEVER_IN_BANK, sqlModes } from '@/common/domain/payment-modes';
 import Decimal from 'decimal.js';
 
-/** The receipts that may be matched: ACTIVE, not realised, of a mode that reaches the bank. */
+/**
+ * The receipts that may be matched: ACTIVE, not realised, of a mode that reaches the bank.
+ * `bank_line_id IS NULL` is read on the row, in no index (key or predicate): realising stays a
+ * HOT update (migration RealisationHotUpdate).
+ */
 const OPEN_RECEIPT = `r.status = 'ACTIVE' AND r.bank_line_id IS NULL
      AND r.payment_mode NOT IN (${sqlModes(NEVER_IN_BANK)}) AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
 

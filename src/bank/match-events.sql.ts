@@ -9,7 +9,16 @@ import { lineJsonSql } from './bank-line-json.sql';
  * realised, in the order given; the data as each view's JSON text (bank-line-json.sql.ts,
  * receipt-json.sql.ts). Binds $1 tenant, $3 the lines (uuid[]), $4 the receipts (uuid[]).
  */
-export const matchEventsSql = (f: MoneyFormat): string => `SELECT row_number() OVER (
+export function matchEventsSql(f: MoneyFormat): string {
+  let sql = made.get(f);
+  if (sql === undefined) made.set(f, (sql = build(f)));
+  return sql;
+}
+
+/** The statement per format (moneyFormat answers one object per locale and currency). */
+const made = new Map<MoneyFormat, string>();
+
+const build = (f: MoneyFormat): string => `SELECT row_number() OVER (
          ORDER BY e.part, e.account, e.at) AS ord, e.type, e.data
   FROM (
     SELECT 1 AS part, l.bank_account_id AS account, l.sequence AS at,
