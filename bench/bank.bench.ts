@@ -56,6 +56,8 @@ const HELP = `npm run bench:bank [-- options]
   --big B          lines of the large statement           (default 100000)
   --match M        lines of the statement to match        (default 10000)
   --explain        print the matching statements' plans (EXPLAIN ANALYZE)
+  --contiguous     match receipts as they lie in the table, page after page (recorded together,
+                   realised together), instead of one month's (one or two to a page)
   --no-ablation    skip the matching SQL replayed without some of the receipts' indexes
   --help           this text
 
@@ -720,6 +722,7 @@ async function main(): Promise<void> {
       big: { type: 'string', default: '100000' },
       match: { type: 'string', default: '10000' },
       explain: { type: 'boolean', default: false },
+      contiguous: { type: 'boolean', default: false },
       'no-ablation': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -895,7 +898,7 @@ async function main(): Promise<void> {
          FROM receipts
         WHERE tenant_id = $1 AND status = 'ACTIVE' AND payment_mode NOT IN ('CASH', 'TDS')
           AND bank_line_id IS NULL AND received_date >= date '2026-01-01'
-        ORDER BY received_date, id LIMIT $2`,
+        ORDER BY ${values.contiguous ? 'ctid' : 'received_date, id'} LIMIT $2`,
       [tenant.id, Math.round(matchLines * 0.9)],
     );
     const matchPath = join(dir, 'match.csv');
