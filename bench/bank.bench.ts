@@ -39,7 +39,9 @@ import { LineKeys } from '@/bank/statements/line-key';
 import { extractReferences } from '@/bank/statements/references';
 import { decodeStatement } from '@/bank/statements/text-decoding';
 import { TENANT_SETUP_SQL } from '@/http/tenancy/tenant-setup.sql';
-import { APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
+import { matchEventsSql } from '@/bank/match-events.sql';
+import { moneyFormat } from '@/common/money/money-json.sql';
+import { APPEND_EVENTS_SQL, appendMadeEventsSql } from '@/platform/outbox/outbox.sql';
 import { runBench, startBenchEnvironment, savedDataSet } from './bench-support';
 import { poolDb, recordReceipt } from './floor-server';
 import { median } from './processes';
@@ -54,6 +56,8 @@ const HELP = `npm run bench:bank [-- options]
   --big B          lines of the large statement           (default 100000)
   --match M        lines of the statement to match        (default 10000)
   --explain        print the matching statements' plans (EXPLAIN ANALYZE)
+  --contiguous     match receipts as they lie in the table, page after page (recorded together,
+                   realised together), instead of one month's (one or two to a page)
   --no-ablation    skip the matching SQL replayed without some of the receipts' indexes
   --help           this text
 
@@ -329,6 +333,7 @@ async function insertsOnly(
   tenantId: string,
   text: string,
   label: string,
+  accountNumber: string,
 ): Promise<number> {
   const [{ id: accountId }] = (
     await owner.query<{ id: string }>(
@@ -340,10 +345,7 @@ async function insertsOnly(
   const parser = parseCsvStatement(
     decodeStatement(Buffer.from(text)).text,
     {},
-    {
-      accountNumber: ACCOUNT,
-      currency: 'INR',
-    },
+    { accountNumber, currency: 'INR' },
   );
   const keys = new LineKeys();
   const chunks = [emptyColumns()];
@@ -392,10 +394,10 @@ async function insertsOnly(
 }
 
 /** The parse alone, as the import does it, without a database: ms. */
-async function parseOnly(text: string): Promise<number> {
+async function parseOnly(text: string, accountNumber: string): Promise<number> {
   const start = process.hrtime.bigint();
   const decoded = decodeStatement(Buffer.from(text)).text;
-  const parser = parseCsvStatement(decoded, {}, { accountNumber: ACCOUNT, currency: 'INR' });
+  const parser = parseCsvStatement(decoded, {}, { accountNumber, currency: 'INR' });
   const keys = new LineKeys();
   for (let next = await parser.next(); !next.done; next = await parser.next()) {
     keys.next(next.value);
@@ -460,6 +462,17 @@ function matchingStatement(receipts: MatchReceiptRow[], count: number): string {
 }
 
 /**
+ * The matching statement without its UPDATE of receipts: realisation kept off the receipts row
+ * (bank_line_matches holds it already), the write side of that design at its cheapest.
+ */
+function withoutRealising(sql: string): string {
+  const cte = /realised AS \(\s*UPDATE receipts[\s\S]*?RETURNING r\.id\s*\), /;
+  const read = `(SELECT coalesce(array_agg(id), '{}') FROM realised)`;
+  if (!cte.test(sql) || !sql.includes(read)) throw new Error('matchSql: no realised CTE');
+  return sql.replace(cte, '').replace(read, `'{}'::uuid[]`);
+}
+
+/**
  * The import's matching statements alone, on the same lines: what the import's matching did is
  * undone (as the owner), then, as the application role under RLS, the lock and the matching
  * statement run as StatementImportService runs them; rolled back. ms of the two statements.
@@ -470,6 +483,7 @@ async function replayMatching(
   statementId: string,
   explain: boolean,
   dropIndexes: readonly string[] = [],
+  offTheRow = false,
 ) {
   const lines = `SELECT id FROM bank_lines WHERE tenant_id = $1 AND statement_id = $2`;
   await owner.query('BEGIN');
@@ -520,7 +534,7 @@ async function replayMatching(
     const start = process.hrtime.bigint();
     await owner.query(matchLockSql('statement'), params.slice(0, 5));
     const { rows } = await owner.query<{ auto: number; suggested: number; unmatched: number }>(
-      matchSql('statement'),
+      offTheRow ? withoutRealising(matchSql('statement')) : matchSql('statement'),
       params,
     );
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -528,6 +542,64 @@ async function replayMatching(
   } finally {
     await owner.query('ROLLBACK');
   }
+}
+
+/** The receipts table's update counters and the WAL position (pg_stat_user_tables, pg_current_wal_lsn). */
+interface WriteMark {
+  upd: number;
+  hot: number;
+  lsn: string;
+}
+
+async function writeMark(owner: Client): Promise<WriteMark> {
+  await owner.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await owner.query<WriteMark>(
+    `SELECT n_tup_upd::float8 AS upd, n_tup_hot_upd::float8 AS hot, pg_current_wal_lsn()::text AS lsn
+       FROM pg_stat_user_tables WHERE relid = 'receipts'::regclass`,
+  );
+  return rows[0];
+}
+
+/**
+ * What a write between two marks did to `receipts`: its updates and the HOT share of them
+ * (another backend's counters reach pg_stat_user_tables within about a second of its commit:
+ * polled until they move), the WAL it wrote in all, and (pg_walinspect) the WAL records and bytes
+ * that touched `receipts` or one of its indexes.
+ */
+async function receiptWrites(owner: Client, before: WriteMark, expectUpdates: boolean) {
+  let after = await writeMark(owner);
+  for (let i = 0; i < 100 && expectUpdates && after.upd === before.upd; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await writeMark(owner);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  const settled = await writeMark(owner);
+  await owner.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  const { rows } = await owner.query<{ records: number; bytes: number; total: number }>(
+    `WITH rels AS (
+       SELECT pg_relation_filenode(c.oid) AS filenode FROM pg_class c
+        WHERE c.oid = 'receipts'::regclass
+           OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'receipts'::regclass)
+     ), records AS (
+       SELECT DISTINCT b.start_lsn, b.record_length
+         FROM pg_get_wal_block_info($1::pg_lsn, $2::pg_lsn) b
+        WHERE b.relfilenode IN (SELECT filenode FROM rels)
+     )
+     SELECT count(*)::float8 AS records, coalesce(sum(record_length), 0)::float8 AS bytes,
+            ($2::pg_lsn - $1::pg_lsn)::float8 AS total
+       FROM records`,
+    [before.lsn, settled.lsn],
+  );
+  const updates = settled.upd - before.upd;
+  const hot = settled.hot - before.hot;
+  return {
+    updates,
+    hot,
+    hotShare: updates === 0 ? 0 : hot / updates,
+    walRecords: rows[0].records,
+    walBytes: rows[0].bytes,
+    walTotal: rows[0].total,
+  };
 }
 
 /**
@@ -650,6 +722,7 @@ async function main(): Promise<void> {
       big: { type: 'string', default: '100000' },
       match: { type: 'string', default: '10000' },
       explain: { type: 'boolean', default: false },
+      contiguous: { type: 'boolean', default: false },
       'no-ablation': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -703,9 +776,9 @@ async function main(): Promise<void> {
       }),
     ) as Record<keyof typeof files, string>;
     const parseMs = {
-      first: await parseOnly(files.first),
-      overlap: await parseOnly(files.overlap),
-      big: await parseOnly(files.big),
+      first: await parseOnly(files.first, ACCOUNT),
+      overlap: await parseOnly(files.overlap, ACCOUNT),
+      big: await parseOnly(files.big, BIG_ACCOUNT),
     };
     const sizes = Object.fromEntries(
       Object.entries(files).map(([name, text]) => [name, Buffer.byteLength(text)]),
@@ -731,6 +804,7 @@ async function main(): Promise<void> {
       copy: { ms: number; rows: number } | null;
       inserts: number | null;
       text: string | null;
+      account: string;
       rss: [number, number];
       heap: number;
     }[] = [];
@@ -743,6 +817,7 @@ async function main(): Promise<void> {
       baselineOf: string | null,
       expectStatus: number,
       text: string | null,
+      accountNumber = ACCOUNT,
     ) => {
       const m = await sampled(fn);
       if (m.result.status !== expectStatus) {
@@ -758,6 +833,7 @@ async function main(): Promise<void> {
         copy: null,
         inserts: null,
         text,
+        account: accountNumber,
         rss: [m.rssBefore, m.rssPeak],
         heap: m.heapPeak,
       });
@@ -802,12 +878,15 @@ async function main(): Promise<void> {
       second,
       201,
       files.big,
+      BIG_ACCOUNT,
     );
     // The baselines, once every import is measured (their rows, in accounts of their own, would
     // otherwise be candidates of the later imports' look-alike probes).
     for (const r of runs) {
       if (r.statement) r.copy = await copyBaseline(env.owner, tenant.id, r.statement, r.name);
-      if (r.text) r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name);
+      if (r.text) {
+        r.inserts = await insertsOnly(env.appUrl, env.owner, tenant.id, r.text, r.name, r.account);
+      }
     }
 
     // Matching: the hot tenant's own receipts of one month, as the bank credited them.
@@ -819,18 +898,27 @@ async function main(): Promise<void> {
          FROM receipts
         WHERE tenant_id = $1 AND status = 'ACTIVE' AND payment_mode NOT IN ('CASH', 'TDS')
           AND bank_line_id IS NULL AND received_date >= date '2026-01-01'
-        ORDER BY received_date, id LIMIT $2`,
+        ORDER BY ${values.contiguous ? 'ctid' : 'received_date, id'} LIMIT $2`,
       [tenant.id, Math.round(matchLines * 0.9)],
     );
     const matchPath = join(dir, 'match.csv');
     const matchText = matchingStatement(monthReceipts, matchLines);
     writeFileSync(matchPath, matchText);
     await env.owner.query('ANALYZE bank_lines');
+    const mark = await writeMark(env.owner);
     const matched = await sampled(uploadTo(matchAccount, matchPath));
     if (matched.result.status !== 201) {
       throw new Error(`match: ${matched.result.status} ${JSON.stringify(matched.result.body)}`);
     }
     const matchStatement = await latestStatement(matchAccount);
+    const { rows: realisedRows } = await env.owner.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM bank_line_matches m
+         JOIN bank_lines l ON l.tenant_id = m.tenant_id AND l.id = m.bank_line_id
+        WHERE l.statement_id = $1 AND m.kind = 'CREDIT'`,
+      [matchStatement],
+    );
+    const realisedCount = realisedRows[0].n;
+    const writes = await receiptWrites(env.owner, mark, realisedCount > 0);
     if (values.explain) await replayMatching(env.owner, tenant.id, matchStatement, true);
     const replay = await replayMatching(env.owner, tenant.id, matchStatement, false);
     if (!replay) throw new Error('replay: no figures');
@@ -839,8 +927,39 @@ async function main(): Promise<void> {
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indrelid = 'receipts'::regclass
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-          AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_unrealised_amount_idx')`,
+          AND c.relname NOT IN ('receipts_bank_ref_idx', 'receipts_active_amount_idx')`,
     );
+    // The events of that import made in SQL again (the SELECT alone, as the owner): what the
+    // flush's INSERT ... SELECT spends building them.
+    const format = moneyFormat('INR', 'en-IN');
+    let eventsMs: number | null = null;
+    if (format) {
+      const { rows: ids } = await env.owner.query<{ lines: string[]; receipts: string[] }>(
+        `SELECT array_agg(DISTINCT l.id) AS lines, array_agg(m.receipt_id) AS receipts
+           FROM bank_lines l JOIN bank_line_matches m
+             ON m.tenant_id = l.tenant_id AND m.bank_line_id = l.id AND m.kind = 'CREDIT'
+          WHERE l.statement_id = $1`,
+        [matchStatement],
+      );
+      // As the service writes them: the application role under RLS, the outbox's statement
+      // (rolled back).
+      await env.owner.query('BEGIN');
+      try {
+        await env.owner.query('SET LOCAL ROLE finance_app');
+        await env.owner.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant.id]);
+        const start = process.hrtime.bigint();
+        await env.owner.query(appendMadeEventsSql(matchEventsSql(format)), [
+          tenant.id,
+          'bench',
+          ids[0].lines,
+          ids[0].receipts,
+        ]);
+        eventsMs = Number(process.hrtime.bigint() - start) / 1e6;
+      } finally {
+        await env.owner.query('ROLLBACK');
+      }
+    }
+    const offTheRow = await replayMatching(env.owner, tenant.id, matchStatement, false, [], true);
     const ablation = !values['no-ablation'];
     const withoutTrigram = ablation
       ? await replayMatching(env.owner, tenant.id, matchStatement, false, [
@@ -886,6 +1005,11 @@ async function main(): Promise<void> {
         '| import + match ms (target 3000) | matching SQL alone ms | import / matching SQL | auto / suggested / unmatched | the same replayed | MB | service RSS MB: before → peak |\n' +
         '|---|---|---|---|---|---|---|\n' +
         `| ${matched.result.ms.toFixed(0)} ${matched.result.ms <= 3000 ? '✓' : '✗'} | ${replay.ms.toFixed(0)} | ${(matched.result.ms / replay.ms).toFixed(1)} | ${m.auto} / ${m.suggested} / ${m.unmatched} | ${r.auto} / ${r.suggested} / ${r.unmatched} | ${mb(Buffer.byteLength(matchText))} | ${mb(matched.rssBefore)} → ${mb(matched.rssPeak)} |\n` +
+        `\nIts ${realisedCount} receipt.realised and matched lines' bank-line.matched events written again by the outbox's INSERT ... SELECT as the application role (rolled back): ${eventsMs?.toFixed(0) ?? '—'} ms\n` +
+        `\nThe matching SQL alone without its UPDATE of receipts (realisation kept off the receipts row): ${offTheRow?.ms.toFixed(0)} ms, against ${replay.ms.toFixed(0)} ms with it\n` +
+        `\nRealising the ${realisedCount} receipts in that import: ${writes.updates} updates of receipts, ${writes.hot} of them HOT (HOT share ${(100 * writes.hotShare).toFixed(1)} %); ` +
+        `WAL touching receipts or its indexes ${(writes.walRecords / Math.max(realisedCount, 1)).toFixed(1)} records and ${(writes.walBytes / Math.max(realisedCount, 1)).toFixed(0)} bytes per realised receipt ` +
+        `(${writes.walRecords} records, ${mb(writes.walBytes)} MB); the whole import wrote ${mb(writes.walTotal)} MB of WAL (${(writes.walTotal / Math.max(realisedCount, 1)).toFixed(0)} bytes per realised receipt)\n` +
         (ablation
           ? `\nThe matching SQL alone again: without the receipts' trigram index ${withoutTrigram?.ms.toFixed(0)} ms; ` +
             `without the ${receiptIndexes.length} of their indexes that are neither constraints nor matching's own two ${withoutIndexes?.ms.toFixed(0)} ms ` +

@@ -2,6 +2,14 @@ import { randomInt, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Client } from 'pg';
 import { writeHdfcStatement, HdfcTransaction } from '@/bank/statements/hdfc-csv-writer';
+import { lineView } from '@/bank/bank.service';
+import { BankLineRow, LINES_BY_IDS_SQL } from '@/bank/bank.sql';
+import { lineJsonSql } from '@/bank/bank-line-json.sql';
+import { toMoney } from '@/common/money/money';
+import { moneyFormat, moneyJsonSql } from '@/common/money/money-json.sql';
+import { toReceiptView } from '@/receipts/dto/receipt.view';
+import { receiptJsonSql } from '@/receipts/receipt-json.sql';
+import { RECEIPT_ROW_COLUMNS, RECEIPT_ROW_JOINS, ReceiptRow } from '@/receipts/receipts.sql';
 import { createDemand, post, recordReceipt, ReceiptView, split } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { as } from './support/tokens';
@@ -44,6 +52,16 @@ interface ImportView {
   matched: { auto: number; suggested: number; unmatched: number };
 }
 type Receipt = ReceiptView & { realisedOn: string | null; bankLine: string | null };
+
+const TENANT_CONTEXT = {
+  tenantId: '',
+  tenantKey: '',
+  currency: 'INR',
+  locale: 'en-IN',
+  timezone: 'Asia/Kolkata',
+  fyStartMonth: 4,
+  actor: 'test',
+};
 
 /** A 22-character NEFT UTR, unique per call. */
 const utr = () =>
@@ -989,8 +1007,212 @@ describe('bank matching and realisation', () => {
     });
   });
 
+  describe('events made in SQL', () => {
+    const LOCALES = [
+      'en-IN',
+      'en-US',
+      'de-DE',
+      'fr-FR',
+      'es-ES',
+      'de-CH',
+      'hi-IN',
+      'ar-EG',
+      'sv-SE',
+    ];
+
+    it("an import's bank-line.matched and receipt.realised are each view's JSON, byte for byte", async () => {
+      const tenant = await t.createTenant();
+      const account = await createAccount(tenant.key);
+      const refs = [utr(), utr(), utr()];
+      const receipts = [
+        await recordReceipt(t, tenant.key, {
+          amount: 34567.5,
+          paymentMode: 'NEFT',
+          transactionRef: refs[0],
+          receivedDate: '2026-11-10',
+        }),
+        // GROUP: two receipts of one reference adding up to the line.
+        await recordReceipt(t, tenant.key, {
+          amount: 100.05,
+          paymentMode: 'RTGS',
+          transactionRef: refs[1],
+          receivedDate: '2026-11-11',
+        }),
+        await recordReceipt(t, tenant.key, {
+          amount: 200,
+          paymentMode: 'RTGS',
+          transactionRef: refs[1],
+          receivedDate: '2026-11-11',
+        }),
+      ];
+      const { summary, lines } = await importLines(tenant.key, account, [
+        neft('2026-11-12', '34567.50', refs[0], 'NAME "QUOTED" \\ BACKSLASH'),
+        neft('2026-11-12', '300.05', refs[1]),
+        neft('2026-11-13', '999.00', refs[2]),
+      ]);
+      expect(summary.matched).toEqual({ auto: 2, suggested: 0, unmatched: 1 });
+      const owner = new Client({ connectionString: t.ownerUrl });
+      await owner.connect();
+      try {
+        const { rows } = await owner.query<{ type: string; data: string }>(
+          `SELECT type, data::text AS data FROM events
+            WHERE tenant_id = $1 AND type IN ('bank-line.matched', 'receipt.realised')
+            ORDER BY sequence`,
+          [tenant.id],
+        );
+        const stored = (type: string) =>
+          rows
+            .filter((r) => r.type === type)
+            .map((r) => r.data)
+            .sort();
+        const matched = lines.filter((l) => l.status === 'MATCHED').map((l) => l.id);
+        expect(matched).toHaveLength(2);
+        const lineViews = await Promise.all(
+          matched.map(async (id) => {
+            const view = (await line(tenant.key, id)) as unknown as Record<string, unknown>;
+            for (const detail of ['statement', 'bankAccount', 'fileLine', 'raw', 'history']) {
+              delete view[detail];
+            }
+            return JSON.stringify(view);
+          }),
+        );
+        expect(stored('bank-line.matched')).toEqual(lineViews.sort());
+        const receiptViews = await Promise.all(
+          receipts.map(async (r) => JSON.stringify(await receipt(tenant.key, r.id))),
+        );
+        expect(stored('receipt.realised')).toEqual(receiptViews.sort());
+        // In order: the lines, then the receipts.
+        expect(rows.map((r) => r.type)).toEqual([
+          'bank-line.matched',
+          'bank-line.matched',
+          'receipt.realised',
+          'receipt.realised',
+          'receipt.realised',
+        ]);
+      } finally {
+        await owner.end();
+      }
+    });
+
+    it.each(LOCALES)(
+      '%s: the views made in SQL are the TypeScript views, byte for byte',
+      async (locale) => {
+        const format = moneyFormat('INR', locale);
+        expect(format).not.toBeNull();
+        if (!format) return;
+        const tenant = await t.createTenant();
+        const account = await createAccount(tenant.key);
+        const ref = utr();
+        const r = await recordReceipt(t, tenant.key, {
+          amount: 98765.43,
+          paymentMode: 'NEFT',
+          transactionRef: ref,
+          receivedDate: '2026-11-10',
+        });
+        await importLines(tenant.key, account, [neft('2026-11-12', '98765.43', ref)]);
+        const context = { ...TENANT_CONTEXT, tenantId: tenant.id, locale };
+        const owner = new Client({ connectionString: t.ownerUrl });
+        await owner.connect();
+        try {
+          const { rows: receiptRows } = await owner.query<ReceiptRow & { json: string }>(
+            `SELECT ${RECEIPT_ROW_COLUMNS}, ${receiptJsonSql(format)} AS json
+             FROM receipts r ${RECEIPT_ROW_JOINS} WHERE r.tenant_id = $1 AND r.id = $2`,
+            [tenant.id, r.id],
+          );
+          expect(receiptRows[0].json).toBe(JSON.stringify(toReceiptView(receiptRows[0], context)));
+          const { rows: lineRows } = await owner.query<BankLineRow & { json: string }>(
+            `SELECT *, (SELECT ${lineJsonSql(format)} FROM bank_lines l
+                       WHERE l.tenant_id = $1 AND l.id = x.id) AS json
+             FROM (${LINES_BY_IDS_SQL}) x`,
+            [
+              tenant.id,
+              (
+                await owner.query(`SELECT id FROM bank_lines WHERE tenant_id = $1`, [tenant.id])
+              ).rows.map((x: { id: string }) => x.id),
+            ],
+          );
+          expect(lineRows).toHaveLength(1);
+          expect(lineRows[0].json).toBe(JSON.stringify(lineView(lineRows[0], 'INR', context)));
+          // Amounts of every size and sign.
+          const amounts = [
+            '0.00',
+            '0.01',
+            '0.10',
+            '5.00',
+            '999.99',
+            '1000.00',
+            '12345.60',
+            '100000.00',
+            '-0.50',
+            '-1000.00',
+            '-98765432.10',
+            '9999999999999.99',
+            '12345678901234.56',
+            '999999999999999.99',
+          ];
+          const { rows: money } = await owner.query<{ json: string }>(
+            `SELECT ${moneyJsonSql('a.v', format)} AS json
+             FROM unnest($1::numeric[]) WITH ORDINALITY a(v, at) ORDER BY a.at`,
+            [amounts],
+          );
+          expect(money.map((m) => m.json)).toEqual(
+            amounts.map((a) => JSON.stringify(toMoney(a, 'INR', locale))),
+          );
+        } finally {
+          await owner.end();
+        }
+      },
+    );
+  });
+
   describe('look-ups under row-level security', () => {
-    it('rule AMOUNT_DATE reaches receipts_unrealised_amount_idx by amount as finance_app', async () => {
+    it('no index of receipts names a realisation column, so realising is a HOT update', async () => {
+      // A column in an index's key, expression or predicate makes every update of it cold: a new
+      // entry in each of the table's indexes (docs/bank.md).
+      const owner = new Client({ connectionString: t.ownerUrl });
+      await owner.connect();
+      try {
+        const { rows } = await owner.query<{ index: string }>(
+          `SELECT i.indexrelid::regclass::text AS index FROM pg_index i
+            WHERE i.indrelid = 'receipts'::regclass
+              AND (pg_get_indexdef(i.indexrelid) ~ '(realised_on|bank_line_id)'
+                   OR coalesce(pg_get_expr(i.indpred, i.indrelid), '') ~ '(realised_on|bank_line_id)')`,
+        );
+        expect(rows).toEqual([]);
+        const { rows: options } = await owner.query<{ reloptions: string[] }>(
+          `SELECT reloptions FROM pg_class WHERE oid = 'receipts'::regclass`,
+        );
+        expect(options[0].reloptions).toContain('fillfactor=90');
+        // A realisation on a page with room is HOT (counted in the transaction's own statistics).
+        const tenant = await t.createTenant();
+        const account = await createAccount(tenant.key);
+        const ref = utr();
+        const r = await recordReceipt(t, tenant.key, {
+          amount: 4321,
+          paymentMode: 'NEFT',
+          transactionRef: ref,
+          receivedDate: '2026-11-10',
+        });
+        const lineId = (await importLines(tenant.key, account, [neft('2026-11-20', '1.00', ref)]))
+          .lines[0].id;
+        await owner.query('BEGIN');
+        await owner.query(
+          `UPDATE receipts SET realised_on = date '2026-11-20', bank_line_id = $2
+                            WHERE tenant_id = $1 AND id = $3`,
+          [tenant.id, lineId, r.id],
+        );
+        const { rows: counts } = await owner.query<{ upd: string; hot: string }>(
+          `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_xact_user_tables
+            WHERE relid = 'receipts'::regclass`,
+        );
+        await owner.query('ROLLBACK');
+        expect(counts[0]).toEqual({ upd: '1', hot: '1' });
+      } finally {
+        await owner.end();
+      }
+    });
+
+    it('rule AMOUNT_DATE reaches receipts_active_amount_idx by amount as finance_app', async () => {
       // numeric = is not leakproof: the index would serve tenant_id only and every open receipt
       // of the tenant (with a seq scan, of the table) would be read and filtered.
       const tenant = await t.createTenant();
@@ -1009,7 +1231,7 @@ describe('bank matching and realisation', () => {
         );
         await app.query('ROLLBACK');
         const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-        expect(plan).toContain('receipts_unrealised_amount_idx');
+        expect(plan).toContain('receipts_active_amount_idx');
         expect(plan).toMatch(/Index Cond: .*amount_paise\(amount\) = /);
       } finally {
         await app.end();

@@ -8,6 +8,8 @@ import { seedDemoTenants } from '@/seed/demo-seed';
 import { bookingBody, createBooking } from './support/factories';
 import { createTestApp, ownerDataSource, TestApp } from './support/test-app';
 import { as } from './support/tokens';
+import { withDatabase } from './support/database-url';
+import { Client } from 'pg';
 
 /** The set-based demo seed: data as the API would have left it, searchable, numbers continuing. */
 describe('demo seed', () => {
@@ -465,5 +467,110 @@ describe('demo seed', () => {
     expect(run.status).toBe(200);
     expect(run.body.sent).toBe(due.body.totalElements);
     expect(run.body.skippedHeld).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/**
+ * On a database with no bookings, demands or receipts yet, the seed builds their indexes and
+ * foreign keys after its rows (migration SeedDeferredIndexes); with rows there it keeps them.
+ */
+describe('demo seed on a fresh database', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const appServerUrl =
+    process.env.TEST_DATABASE_DIRECT_APP_URL ?? process.env.TEST_DATABASE_APP_URL;
+  const database = `finance_seed_${randomBytes(4).toString('hex')}`;
+  let admin: Client;
+  let owner: Client;
+  let app: Client;
+  let t: TestApp | undefined;
+
+  /** Every index and constraint of the seeded tables: name, definition and object id. */
+  const schema = async () =>
+    (
+      await owner.query<{ name: string; definition: string; oid: number }>(
+        `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.oid::int AS oid
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE i.indrelid IN ('bookings'::regclass, 'demands'::regclass,
+                               'demand_splits'::regclass, 'receipts'::regclass)
+         UNION ALL
+         SELECT k.conname, pg_get_constraintdef(k.oid), k.oid::int FROM pg_constraint k
+          WHERE k.conrelid IN ('bookings'::regclass, 'demands'::regclass,
+                               'demand_splits'::regclass, 'receipts'::regclass)
+         ORDER BY 1, 2`,
+      )
+    ).rows;
+  /** seed_defer_indexes() as the application role, rolled back: how many it would drop. */
+  const wouldDefer = async () => {
+    await app.query('BEGIN');
+    try {
+      return (await app.query<{ n: number }>('SELECT seed_defer_indexes() AS n')).rows[0].n;
+    } finally {
+      await app.query('ROLLBACK');
+    }
+  };
+
+  beforeAll(async () => {
+    if (!serverUrl || !appServerUrl) throw new Error('TEST_DATABASE_URL not set (global setup)');
+    admin = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const ownerUrl = withDatabase(serverUrl, database);
+    const appUrl = withDatabase(appServerUrl, database);
+    t = await createTestApp({}, { ownerUrl, appUrl });
+    owner = new Client({ connectionString: ownerUrl });
+    await owner.connect();
+    app = new Client({ connectionString: appUrl });
+    await app.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.end();
+    await owner?.end();
+    await t?.close();
+    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  it('drops nothing it cannot commit: a transaction that defers and does not restore fails', async () => {
+    const before = await schema();
+    await app.query('BEGIN');
+    const { rows } = await app.query<{ n: number }>('SELECT seed_defer_indexes() AS n');
+    expect(rows[0].n).toBeGreaterThan(10);
+    await expect(app.query('COMMIT')).rejects.toThrow(/without seed_restore_indexes/);
+    expect(await schema()).toEqual(before);
+  });
+
+  it('builds the indexes and foreign keys after the rows: the same definitions, built anew', async () => {
+    const before = await schema();
+    expect(await wouldDefer()).toBeGreaterThan(10);
+    const seeded = await seedDemoTenants(
+      t!.app,
+      [
+        { key: 'demo', name: 'Skyline Developers Pvt Ltd', seed: 42 },
+        { key: 'demo-b', name: 'Harbourview Homes LLP', seed: 7 },
+      ],
+      2_000,
+      undefined,
+      { deferIndexes: true },
+    );
+    expect(seeded).toEqual({ demo: 2_000, 'demo-b': 2_000 });
+    const after = await schema();
+    const shape = (rows: { name: string; definition: string }[]) =>
+      rows.map(({ name, definition }) => ({ name, definition }));
+    expect(shape(after)).toEqual(shape(before));
+    // Built again (new objects): the trigram indexes and the foreign keys among them.
+    const rebuilt = after.filter((a) => before.find((b) => b.name === a.name)?.oid !== a.oid);
+    expect(rebuilt.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'receipts_text_trgm_idx',
+        'demands_text_trgm_idx',
+        'receipts_tenant_id_demand_split_id_fkey',
+      ]),
+    );
+    const { rows } = await owner.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM seed_deferred_indexes',
+    );
+    expect(rows[0].n).toBe(0);
+    // Rows of tenants there now: nothing is deferred any more.
+    expect(await wouldDefer()).toBe(0);
   });
 });

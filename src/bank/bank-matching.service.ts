@@ -9,6 +9,8 @@ import { RETURN_LINE_NOT_FOUND, RETURN_LINE_NOT_MATCHABLE } from '@/receipts/rec
 import { ReceiptsService } from '@/receipts/receipts.service';
 import { BANK_LINE_NOT_FOUND, LINE_NOT_MATCHABLE, LINE_NOT_MATCHED } from './bank.errors';
 import { BankService } from './bank.service';
+import { matchEventsSql } from './match-events.sql';
+import { moneyFormat } from '@/common/money/money-json.sql';
 import { manualMatchDecision, manualMatchLine } from './manual-match';
 import {
   ReceiptHooks,
@@ -185,8 +187,21 @@ export class BankMatchingService implements ReceiptsRecordedHook, ReceiptReturnH
     await em.query(matchLockSql(scope), params.slice(0, 5));
     const [row] = await em.query<MatchOutcomeRow[]>(matchSql(scope), params);
     await this.realisedChanged(tenant, row.realised_receipts);
-    if (options.recordEvents ?? true) {
-      // In slices: an import can match thousands of lines, and only the events' text is kept.
+    const format = moneyFormat(tenant.currency, tenant.locale);
+    if ((options.recordEvents ?? true) && format) {
+      // Made in SQL at the flush, one statement (match-events.sql.ts): no view is read into the
+      // service, no JSON sent back.
+      this.outbox.recordQuery(
+        [
+          ...row.matched_lines.map(() => 'bank-line.matched' as const),
+          ...row.realised_receipts.map(() => 'receipt.realised' as const),
+        ],
+        matchEventsSql(format),
+        [row.matched_lines, row.realised_receipts],
+      );
+    } else if (options.recordEvents ?? true) {
+      // A locale whose amounts SQL cannot format as Intl does (money-json.sql.ts): the views read
+      // in slices (an import can match thousands of lines; only the events' text is kept).
       for (let i = 0; i < row.matched_lines.length; i += VIEWS_PER_QUERY) {
         const ids = row.matched_lines.slice(i, i + VIEWS_PER_QUERY);
         for (const line of await this.bank.linesByIds(tenant, ids)) {

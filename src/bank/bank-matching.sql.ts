@@ -14,7 +14,11 @@
 import { BOUNCEABLE_MODES, NEVER_IN_BANK, sqlModes } from '@/common/domain/payment-modes';
 import Decimal from 'decimal.js';
 
-/** The receipts that may be matched: ACTIVE, not realised, of a mode that reaches the bank. */
+/**
+ * The receipts that may be matched: ACTIVE, not realised, of a mode that reaches the bank.
+ * `bank_line_id IS NULL` is read on the row, in no index (key or predicate): realising stays a
+ * HOT update (migration RealisationHotUpdate).
+ */
 const OPEN_RECEIPT = `r.status = 'ACTIVE' AND r.bank_line_id IS NULL
      AND r.payment_mode NOT IN (${sqlModes(NEVER_IN_BANK)}) AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
 
@@ -141,7 +145,7 @@ ref_pairs AS (
          CASE WHEN r.payment_mode IN (${sqlModes(BOUNCEABLE_MODES)}) THEN 10 ELSE 3 END AS max_days,
          r.demand_id, s.narration
     FROM undecided s
-    -- In paise (bigint =, leakproof): under RLS only that reaches receipts_unrealised_amount_idx.
+    -- In paise (bigint =, leakproof): under RLS only that reaches receipts_active_amount_idx.
     JOIN receipts r ON r.tenant_id = $1 AND amount_paise(r.amount) = s.amount_paise
      AND r.received_date BETWEEN s.value_date - 10 AND s.value_date
    WHERE ${OPEN_RECEIPT}

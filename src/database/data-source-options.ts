@@ -32,6 +32,8 @@ import { GstSettings1765630000000 } from '../../migrations/1765630000000-GstSett
 import { DemandTax1765640000000 } from '../../migrations/1765640000000-DemandTax';
 import { QueueStartGrant1765650000000 } from '../../migrations/1765650000000-QueueStartGrant';
 import { Cancellations1765670000000 } from '../../migrations/1765670000000-Cancellations';
+import { RealisationHotUpdate1765671000000 } from '../../migrations/1765671000000-RealisationHotUpdate';
+import { SeedDeferredIndexes1765672000000 } from '../../migrations/1765672000000-SeedDeferredIndexes';
 import { Books1765680000000 } from '../../migrations/1765680000000-Books';
 
 // `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's zone.
@@ -71,6 +73,8 @@ export const MIGRATIONS = [
   DemandTax1765640000000,
   QueueStartGrant1765650000000,
   Cancellations1765670000000,
+  RealisationHotUpdate1765671000000,
+  SeedDeferredIndexes1765672000000,
   Books1765680000000,
 ];
 

@@ -57,11 +57,12 @@ import { Tenant } from '@/http/tenancy/tenant.entity';
 // (tenant_id, status_changed_on) INCLUDE (demand_split_id, amount, received_date) WHERE status
 // <> 'ACTIVE': INCLUDE columns (the ageing report's receipts that left ACTIVE after asOf).
 @Index('receipts_left_active_idx', { synchronize: false })
-// (tenant_id, bank_reference_key(transaction_ref)) WHERE open: an expression and a predicate.
+// (tenant_id, bank_reference_key(transaction_ref)) WHERE ACTIVE with a reference: an expression
+// and a predicate (none names a realisation column: realising stays a HOT update).
 @Index('receipts_bank_ref_idx', { synchronize: false })
-// (tenant_id, amount_paise(amount), received_date) WHERE open (ACTIVE, not realised): an
-// expression and a partial-index predicate.
-@Index('receipts_unrealised_amount_idx', { synchronize: false })
+// (tenant_id, amount_paise(amount), received_date) WHERE ACTIVE: an expression and a
+// partial-index predicate.
+@Index('receipts_active_amount_idx', { synchronize: false })
 export class Receipt {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid' })
   @ForeignKey(() => Tenant, { name: 'receipts_tenant_id_fkey' })

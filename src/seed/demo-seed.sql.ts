@@ -178,3 +178,19 @@ export const insertCountersParams = (p: {
  * MAINTAIN privilege (migration AnalyzeGrant); without it PostgreSQL skips with a warning.
  */
 export const ANALYZE_SEEDED_SQL = `ANALYZE bookings, demands, demand_splits, receipts`;
+
+/**
+ * First in the seed's transaction: on a database whose bookings, demands, demand_splits and
+ * receipts hold no row of any tenant, drops their indexes that back no constraint and their
+ * foreign keys (migration SeedDeferredIndexes), so the chunks write rows only; answers how many
+ * (0: the tables hold rows, and everything is kept). Half the insert time was the receipts'
+ * trigram index, then the demands' and the foreign-key checks.
+ */
+export const DEFER_SEED_INDEXES_SQL = `SELECT seed_defer_indexes() AS deferred`;
+
+/**
+ * After the last chunk, in the same transaction: builds what DEFER_SEED_INDEXES_SQL dropped (a
+ * sorted build per index, a join per foreign key). A transaction that deferred and did not restore
+ * cannot commit.
+ */
+export const RESTORE_SEED_INDEXES_SQL = `SELECT seed_restore_indexes() AS built`;

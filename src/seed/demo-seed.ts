@@ -22,8 +22,10 @@ import {
   ADVANCE_SEARCH_VERSION_SQL,
   ANALYZE_SEEDED_SQL,
   advanceSearchVersionParams,
+  DEFER_SEED_INDEXES_SQL,
   DEMO_CHUNK_SQL,
   demoChunkParams,
+  RESTORE_SEED_INDEXES_SQL,
   INSERT_COUNTERS_SQL,
   insertCountersParams,
   SEARCH_VERSION_SQL,
@@ -64,13 +66,19 @@ export async function seedDemoData(app: INestApplicationContext, config: AppConf
   app.flushLogs();
   logger.log(`Seeding ${DEMO_TENANTS.length} demo tenants, ${target} receipts each`);
   const logged = new Map<string, number>();
-  const counts = await seedDemoTenants(app, DEMO_TENANTS, target, (key, receipts) => {
-    const step = Math.floor(receipts / PROGRESS_EVERY);
-    if (step > (logged.get(key) ?? 0) && receipts < target) {
-      logged.set(key, step);
-      logger.log(`Seeding tenant ${key}: ${receipts} of ${target} receipts`);
-    }
-  });
+  const counts = await seedDemoTenants(
+    app,
+    DEMO_TENANTS,
+    target,
+    (key, receipts) => {
+      const step = Math.floor(receipts / PROGRESS_EVERY);
+      if (step > (logged.get(key) ?? 0) && receipts < target) {
+        logged.set(key, step);
+        logger.log(`Seeding tenant ${key}: ${receipts} of ${target} receipts`);
+      }
+    },
+    { deferIndexes: true },
+  );
   for (const [key, count] of Object.entries(counts)) {
     logger.log(`Seeded tenant ${key}: ${count} receipts`);
   }
@@ -83,28 +91,43 @@ export async function seedDemoData(app: INestApplicationContext, config: AppConf
  * gets an interest policy and an interest demand
  * (demo-interest.ts) on a booking whose statement of account shows interest, TDS and a bounced
  * cheque (demo-statement.ts). Returns receipts per tenant. `progress` hears of every chunk written.
+ * `deferIndexes` (the first start's seed): on a database with no bookings, demands or receipts
+ * yet, their indexes and foreign keys are built after the rows (DEFER_SEED_INDEXES_SQL); the four
+ * tables are then locked to the commit, so only where nothing else uses the database yet.
  */
 export async function seedDemoTenants(
   app: INestApplicationContext,
   specs: DemoTenantSpec[],
   receiptsPerTenant: number,
   progress?: (key: string, receipts: number) => void,
+  options: { deferIndexes?: boolean } = {},
 ): Promise<Record<string, number>> {
   const txHost = app.get<TransactionHost<RoutingTransactionAdapter>>(TransactionHost);
   const provisioning = app.get(TenantProvisioningService);
   const counts: Record<string, number> = {};
   await app.get(ClsService).run(() =>
     txHost.withTransaction(async () => {
+      // On a database with no bookings, demands or receipts yet, their indexes and foreign keys
+      // are built once the rows are in (demo-seed.sql.ts DEFER_SEED_INDEXES_SQL); else kept.
+      const [{ deferred }] = options.deferIndexes
+        ? await txHost.tx.query<{ deferred: number }[]>(DEFER_SEED_INDEXES_SQL)
+        : [{ deferred: 0 }];
+      const tenants: Tenant[] = [];
       for (const spec of specs) {
         // Joins this transaction (default propagation): tenant + default configuration.
         const tenant = await provisioning.create({ key: spec.key, name: spec.name }, ACTOR);
+        tenants.push(tenant);
         const em = txHost.tx;
         await bindTenant(em, tenant.id);
         const input = await planInput(em, tenant, spec.seed, receiptsPerTenant);
         counts[spec.key] = await writePlan(em, tenant.id, planDemoChunks(input), (receipts) =>
           progress?.(spec.key, receipts),
         );
-        await em.query(ANALYZE_SEEDED_SQL);
+      }
+      if (deferred > 0) await txHost.tx.query(RESTORE_SEED_INDEXES_SQL);
+      await txHost.tx.query(ANALYZE_SEEDED_SQL);
+      for (const tenant of tenants) {
+        await bindTenant(txHost.tx, tenant.id);
         await seedDemoBank(app, tenant);
         await seedDemoLetters(app, tenant);
       }

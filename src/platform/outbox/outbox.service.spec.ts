@@ -2,7 +2,12 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { ClsService } from 'nestjs-cls';
 import { TenantContext } from '@/common/tenant-context';
 import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transaction-adapter';
-import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from './outbox.sql';
+import { IDEMPOTENCY_STORE_SQL } from '@/platform/idempotency/idempotency.sql';
+import {
+  APPEND_EVENTS_AND_IDEMPOTENCY_SQL,
+  APPEND_EVENTS_SQL,
+  appendMadeEventsSql,
+} from './outbox.sql';
 import { EVENTS_PER_STATEMENT, OutboxService } from './outbox.service';
 
 const tenant: TenantContext = {
@@ -70,5 +75,31 @@ describe('OutboxService.flush', () => {
     record.status = 'CANCELLED';
     await service.flush(tenant);
     expect(statements[0].params[3]).toEqual([JSON.stringify({ status: 'ACTIVE' })]);
+  });
+
+  it('writes events made by a query in their place, its types counted, the key stored after it', async () => {
+    const { service, statements } = outbox();
+    service.begin();
+    service.record('receipt.recorded', { n: 1 });
+    service.recordQuery(['bank-line.matched', 'receipt.realised'], 'SELECT made', ['ids']);
+    service.recordQuery([], 'SELECT nothing', []);
+    service.deferIdempotencyRecord({
+      key: 'k2',
+      hash: 'h',
+      status: 201,
+      body: '{}',
+      secrets: null,
+    });
+
+    const types = await service.flush(tenant);
+
+    expect(types).toEqual(['receipt.recorded', 'bank-line.matched', 'receipt.realised']);
+    expect(statements.map((s) => s.sql)).toEqual([
+      APPEND_EVENTS_SQL,
+      appendMadeEventsSql('SELECT made'),
+      IDEMPOTENCY_STORE_SQL,
+    ]);
+    expect(statements[1].params).toEqual([tenant.tenantId, tenant.actor, 'ids']);
+    expect(statements[2].params[1]).toBe('k2');
   });
 });

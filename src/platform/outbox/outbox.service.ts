@@ -4,7 +4,11 @@ import { RoutingTransactionAdapter } from '@/platform/replicas/routing-transacti
 import { ClsService } from 'nestjs-cls';
 import { TenantContext } from '@/common/tenant-context';
 import { IDEMPOTENCY_STORE_SQL } from '@/platform/idempotency/idempotency.sql';
-import { APPEND_EVENTS_AND_IDEMPOTENCY_SQL, APPEND_EVENTS_SQL } from '@/platform/outbox/outbox.sql';
+import {
+  APPEND_EVENTS_AND_IDEMPOTENCY_SQL,
+  APPEND_EVENTS_SQL,
+  appendMadeEventsSql,
+} from '@/platform/outbox/outbox.sql';
 
 export const EVENT_TYPES = [
   'booking.created',
@@ -42,6 +46,16 @@ interface PendingEvent {
   /** The data as JSON text, made when recorded: thousands of events hold text, not records. */
   json: string;
 }
+
+/** Events whose data an SQL query makes at the flush (recordQuery). */
+interface PendingQuery {
+  /** The types of the events it makes, one per event, in order. */
+  types: EventType[];
+  sql: string;
+  params: unknown[];
+}
+
+type Pending = PendingEvent | PendingQuery;
 
 /**
  * Events per INSERT when a transaction wrote many (a statement import realises thousands of
@@ -95,9 +109,23 @@ export class OutboxService {
 
   /** Records a change of the current tenant transaction; `data` is the record as GET shows it. */
   record(type: EventType, data: unknown): void {
-    const pending = this.cls.get<PendingEvent[] | undefined>(PENDING);
+    const pending = this.cls.get<Pending[] | undefined>(PENDING);
     if (!pending) throw new Error(`outbox: ${type} recorded outside a tenant transaction`);
     pending.push({ type, json: JSON.stringify(data) });
+  }
+
+  /**
+   * Records events whose data `sql` makes in the database, in one INSERT ... SELECT at the flush
+   * (thousands of them, as bank matching realises, without reading each record into the service
+   * and sending its JSON back). `sql` answers rows (ord from 1, type, data: JSON text), binds $1
+   * (the tenant) and its `params` from $3; `types` are the types of the rows it will answer, in
+   * order (one per event). It runs when the transaction flushes, its last statement: the records
+   * it reads must not change after this call in the transaction.
+   */
+  recordQuery(types: EventType[], sql: string, params: unknown[]): void {
+    const pending = this.cls.get<Pending[] | undefined>(PENDING);
+    if (!pending) throw new Error(`outbox: ${types[0]} recorded outside a tenant transaction`);
+    if (types.length > 0) pending.push({ types, sql, params });
   }
 
   /**
@@ -105,7 +133,7 @@ export class OutboxService {
    * false outside a tenant transaction (the caller then stores it itself).
    */
   deferIdempotencyRecord(record: IdempotencyRecord): boolean {
-    if (!this.cls.get<PendingEvent[] | undefined>(PENDING)) return false;
+    if (!this.cls.get<Pending[] | undefined>(PENDING)) return false;
     this.cls.set(IDEMPOTENCY, record);
     return true;
   }
@@ -115,7 +143,7 @@ export class OutboxService {
    * Resolves with the types of the events written.
    */
   async flush(tenant: TenantContext): Promise<EventType[]> {
-    const pending = this.cls.get<PendingEvent[] | undefined>(PENDING) ?? [];
+    const pending = this.cls.get<Pending[] | undefined>(PENDING) ?? [];
     const idempotency = this.cls.get<IdempotencyRecord | undefined>(IDEMPOTENCY);
     this.cls.set(PENDING, []);
     this.cls.set(IDEMPOTENCY, undefined);
@@ -134,21 +162,42 @@ export class OutboxService {
       }
       return [];
     }
-    // Batches in order; the tenant's sequence row, locked by the first, is held to the commit.
-    for (let from = 0; from < pending.length; from += EVENTS_PER_STATEMENT) {
-      const batch = pending.slice(from, from + EVENTS_PER_STATEMENT);
-      const last = from + EVENTS_PER_STATEMENT >= pending.length;
+    // In order: runs of recorded events in batches, each query's events in one statement; the
+    // tenant's sequence row, locked by the first, is held to the commit.
+    const last = pending[pending.length - 1];
+    for (let from = 0; from < pending.length;) {
+      const item = pending[from];
+      if ('sql' in item) {
+        await this.txHost.tx.query(appendMadeEventsSql(item.sql), [
+          tenant.tenantId,
+          tenant.actor,
+          ...item.params,
+        ]);
+        from++;
+        continue;
+      }
+      const batch: PendingEvent[] = [];
+      while (from < pending.length && batch.length < EVENTS_PER_STATEMENT) {
+        const next = pending[from];
+        if ('sql' in next) break;
+        batch.push(next);
+        from++;
+      }
+      const withIdempotency = idempotency !== undefined && batch[batch.length - 1] === last;
       await this.txHost.tx.query(
-        last && idempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
+        withIdempotency ? APPEND_EVENTS_AND_IDEMPOTENCY_SQL : APPEND_EVENTS_SQL,
         [
           tenant.tenantId,
           tenant.actor,
           batch.map((e) => e.type),
           batch.map((e) => e.json),
-          ...(last ? stored : []),
+          ...(withIdempotency ? stored : []),
         ],
       );
     }
-    return pending.map((e) => e.type);
+    if (idempotency && 'sql' in last) {
+      await this.txHost.tx.query(IDEMPOTENCY_STORE_SQL, [tenant.tenantId, ...stored]);
+    }
+    return pending.flatMap((e) => ('sql' in e ? e.types : [e.type]));
   }
 }

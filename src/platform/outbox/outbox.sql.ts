@@ -25,3 +25,21 @@ export const APPEND_EVENTS_AND_IDEMPOTENCY_SQL = `WITH stored AS (
               response_secrets)
        VALUES ($1::uuid, $5, $6, $7, to_jsonb($8::text), $9::bytea)),
      ${APPEND_EVENTS_SQL.slice('WITH '.length)}`;
+
+/**
+ * Appends events made by a query in SQL (OutboxService.recordQuery), numbered after the tenant's
+ * last as APPEND_EVENTS_SQL numbers them, in the query's `ord` order. `made` answers (ord bigint
+ * from 1, type text, data JSON text) and binds $1 (tenant) and its own parameters from $3.
+ * Params: tenant, actor, then the query's.
+ */
+export const appendMadeEventsSql = (made: string): string => `WITH made AS MATERIALIZED (
+       ${made}
+     ), n AS (SELECT count(*)::bigint AS n FROM made),
+     seq AS (
+       INSERT INTO event_sequences AS s (tenant_id, last_sequence)
+       SELECT $1::uuid, n.n FROM n WHERE n.n > 0
+       ON CONFLICT (tenant_id) DO UPDATE SET last_sequence = s.last_sequence + EXCLUDED.last_sequence
+       RETURNING last_sequence)
+INSERT INTO events (tenant_id, sequence, type, actor, data)
+SELECT $1::uuid, seq.last_sequence - n.n + m.ord, m.type, $2::text, m.data::json
+  FROM seq, n, made m`;
