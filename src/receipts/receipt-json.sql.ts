@@ -58,6 +58,7 @@ export function receiptJsonSql(f: MoneyFormat): string {
     ['statusChangedBy', jsonSql('r.status_changed_by')],
     ['realisedOn', jsonSql('r.realised_on::text')],
     ['bankLine', jsonSql('r.bank_line_id')],
+    ['refundedOn', jsonSql('r.refunded_on::text')],
     ['demandSplitMeta', splitMeta],
     ['demandMeta', demandMeta],
   ]);
