@@ -90,7 +90,7 @@ const TAGS: [name: string, description: string][] = [
   ],
   [
     'cancellations',
-    'Cancelling demands (with their splits) and bookings (with their demands): one transaction, refused while ACTIVE receipts remain.',
+    'Cancelling demands (with their splits) and bookings (with their demands) with nothing paid; a booking that has been paid for, with the forfeiture its policy caps, credit notes and the refund (its interest, the refunds queue, the letter).',
   ],
   [
     'bank',
@@ -100,7 +100,11 @@ const TAGS: [name: string, description: string][] = [
   ['tenant configuration', "The tenant's document numbering configuration and its history."],
   [
     'gst',
-    "The tenant's GST settings (registration, what is filed) and their history; bookings carry the GST class they are derived from.",
+    "The tenant's GST settings (registration, what is filed) and their history; bookings carry the GST class they are derived from; tax invoices, credit notes and the month's GSTR-1.",
+  ],
+  [
+    'books',
+    "Vouchers for the developer's books (TallyPrime XML or CSV), one per business event, and the ledgers they post to.",
   ],
 ];
 
