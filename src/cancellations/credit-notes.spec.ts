@@ -93,3 +93,52 @@ describe('planCreditNotes', () => {
     expect(notes.map((n) => n.financialYear)).toEqual(['2026-27']);
   });
 });
+
+describe('planCreditNotes for a booking cancellation (what is credited of each invoice)', () => {
+  it('credits each line only its credited part, and leaves out a line with nothing credited', () => {
+    const { notes } = planCreditNotes(
+      [
+        {
+          demandId: 'd1',
+          document: invoice('INV/26-27/00001', '2026-05-02'),
+          // 1,20,000.00 retained of 10,00,000.00: its tax (3,000.00 + 3,000.00) is kept too.
+          credited: {
+            consideration: 88_000_000n,
+            taxableValue: 58_666_667n,
+            cgst: 2_200_000n,
+            sgst: 2_200_000n,
+          },
+        },
+        {
+          demandId: 'd2',
+          document: invoice('INV/26-27/00002', '2026-06-05'),
+          credited: { consideration: 0n, taxableValue: 0n, cgst: 0n, sgst: 0n },
+        },
+      ],
+      '2026-06-20',
+      [],
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0].demandIds).toEqual(['d1']);
+    expect(notes[0].invoices.map((i) => i.number)).toEqual(['INV/26-27/00001']);
+    expect(notes[0].lines).toEqual([
+      expect.objectContaining({
+        consideration: '880000.00',
+        taxableValue: '586666.67',
+        cgst: '22000.00',
+        sgst: '22000.00',
+      }),
+    ]);
+    expect(notes[0].totals).toMatchObject({ tax: '44000.00', value: '924000.00' });
+  });
+
+  it('issues no note when nothing at all is credited', () => {
+    const zero = { consideration: 0n, taxableValue: 0n, cgst: 0n, sgst: 0n };
+    const { notes } = planCreditNotes(
+      [{ demandId: 'd1', document: invoice('INV/26-27/00001', '2026-05-02'), credited: zero }],
+      '2026-06-20',
+      [],
+    );
+    expect(notes).toEqual([]);
+  });
+});
