@@ -445,6 +445,7 @@ describe('cancelling a paid-for booking', () => {
       const other = await tenant({ gst: false, interest: false });
       for (const path of [
         `/cancellations/${cancellation.id}`,
+        `/cancellations/${cancellation.id}/letter?format=json`,
         `/bookings/${example.booking}/cancellation`,
         `/bookings/${example.booking}/cancellation-quote`,
       ]) {

@@ -7,7 +7,7 @@
  * same bytes.
  */
 import type { CancellationLetter } from './cancellation-letter';
-import { displayDate, startPdf } from './pdf-toolkit';
+import { displayDate, drawAmountLines, startPdf } from './pdf-toolkit';
 
 const MARGIN = 56;
 const BLUE = '#1f3a5f';
@@ -60,30 +60,15 @@ export function renderCancellationLetterPdf(
   }
   doc.moveTo(left, y).lineTo(right, y).strokeColor(RULE).lineWidth(0.75).stroke();
   y += 8;
-  for (const { label, amount, total } of letter.computation) {
-    if (total) {
-      doc
-        .moveTo(left, y - 3)
-        .lineTo(right, y - 3)
-        .strokeColor(RULE)
-        .stroke();
-      y += 3;
-    }
-    doc
-      .font(total ? 'bold' : 'regular')
-      .fontSize(total ? 12 : 10)
-      .fillColor(total ? 'black' : GREY)
-      .text(label, left, y, { width: 260 });
-    doc
-      .font(total ? 'bold' : 'regular')
-      .fontSize(total ? 12 : 10)
-      .fillColor('black')
-      .text(`${amount.currencySymbol} ${amount.formatted}`, right - 200, y, {
-        width: 200,
-        align: 'right',
-      });
-    y = doc.y + 6;
-  }
+  y = drawAmountLines(
+    doc,
+    letter.computation.map((l) => ({
+      label: l.label,
+      amount: `${l.amount.currencySymbol} ${l.amount.formatted}`,
+      total: l.total,
+    })),
+    { left, right, y, labelWidth: 260 },
+  );
   const notes = [
     letter.creditNotes.length > 0
       ? `GST is credited by credit note${letter.creditNotes.length > 1 ? 's' : ''} ${letter.creditNotes.join(', ')}.`

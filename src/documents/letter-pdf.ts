@@ -7,7 +7,7 @@
  * Pure: the same input gives the same bytes.
  */
 import { amountInWords } from './amount-in-words';
-import { displayDate, startPdf } from './pdf-toolkit';
+import { displayDate, drawAmountLines, startPdf } from './pdf-toolkit';
 
 /** An amount as printed: the exact decimal (for words) and its formatted figure. */
 export interface LetterAmount {
@@ -163,27 +163,11 @@ export function renderLetterPdf(input: LetterDocumentInput): Promise<Buffer> {
     ['Interest due', input.interestDue, false],
     ['Total payable', input.totalPayable, true],
   ];
-  for (const [label, amount, total] of lines) {
-    if (total) {
-      doc
-        .moveTo(left, y - 3)
-        .lineTo(right, y - 3)
-        .strokeColor(RULE)
-        .stroke();
-      y += 3;
-    }
-    doc
-      .font(total ? 'bold' : 'regular')
-      .fontSize(total ? 12 : 10)
-      .fillColor(total ? 'black' : GREY)
-      .text(label, left, y, { width: 200 });
-    doc
-      .font(total ? 'bold' : 'regular')
-      .fontSize(total ? 12 : 10)
-      .fillColor('black')
-      .text(money(amount), right - 200, y, { width: 200, align: 'right' });
-    y = doc.y + 6;
-  }
+  y = drawAmountLines(
+    doc,
+    lines.map(([label, amount, total]) => ({ label, amount: money(amount), total })),
+    { left, right, y, labelWidth: 200 },
+  );
   doc
     .font('regular')
     .fontSize(10)

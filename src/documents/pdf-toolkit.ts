@@ -155,3 +155,37 @@ export function displayDate(
   }
   return format.format(new Date(`${date}T00:00:00Z`));
 }
+
+/**
+ * Figures down a letter: each label left in grey, its amount right-aligned; a total line in
+ * bold and larger, ruled above. Starts at `y`; answers the y below the last line.
+ */
+export function drawAmountLines(
+  doc: PDFKit.PDFDocument,
+  lines: readonly { label: string; amount: string; total: boolean }[],
+  at: { left: number; right: number; y: number; labelWidth: number },
+): number {
+  let y = at.y;
+  for (const { label, amount, total } of lines) {
+    if (total) {
+      doc
+        .moveTo(at.left, y - 3)
+        .lineTo(at.right, y - 3)
+        .strokeColor('#cccccc')
+        .stroke();
+      y += 3;
+    }
+    doc
+      .font(total ? 'bold' : 'regular')
+      .fontSize(total ? 12 : 10)
+      .fillColor(total ? 'black' : '#555555')
+      .text(label, at.left, y, { width: at.labelWidth });
+    doc
+      .font(total ? 'bold' : 'regular')
+      .fontSize(total ? 12 : 10)
+      .fillColor('black')
+      .text(amount, at.right - 200, y, { width: 200, align: 'right' });
+    y = doc.y + 6;
+  }
+  return y;
+}
